@@ -1,0 +1,50 @@
+"""The engine's errors: all are ``ValueError``s so callers can catch bad input in one place.
+
+``InvalidMoveError`` is bad syntax (an unreadable vertex or colour); ``IllegalMoveError`` is a
+well-formed move that the rules forbid, with a machine-readable ``reason``. Messages are
+lowercase and quote the input.
+"""
+
+from enum import Enum
+
+
+class EngineError(ValueError):
+    """Root of every error the engine raises for bad input."""
+
+
+class InvalidMoveError(EngineError):
+    """A move, vertex or colour that cannot be read."""
+
+
+class RulesError(EngineError):
+    """A setting the current game does not allow (board size, komi, handicap, unknown game)."""
+
+
+class TerrainError(EngineError):
+    """An impossible terrain setting, or a map or fort that breaks RULES T1-T3."""
+
+
+class Illegal(Enum):
+    """Why a move is illegal. The value is the message, and also the board kernel's code order."""
+
+    OCCUPIED = "occupied"
+    SUICIDE = "suicide"
+    SUPERKO = "superko"
+    NO_TRUE_LIBERTY = "no true liberty"
+    FEEDS_GLUTTON = "would feed a glutton"
+    MOUNTAIN = "mountain without an outside liberty"
+    WATER = "water without a stone outside"
+    FORT = "on a fort"
+    GAME_OVER = "game over"
+    FORTS_PENDING = "forts not yet placed"
+    REPEATED_PASS = "repeated pass by the same player"
+    OFF_BOARD = "off the board"
+
+
+class IllegalMoveError(EngineError):
+    """A well-formed move that the rules forbid; ``reason`` says which rule."""
+
+    def __init__(self, reason: Illegal, move_text: str = ""):
+        self.reason = reason
+        message = f"illegal move: {move_text} ({reason.value})" if move_text else f"illegal move ({reason.value})"
+        super().__init__(message)

@@ -1,0 +1,65 @@
+"""``Rules``: what a game is, as data plus a few hooks with neutral defaults.
+
+A game class declares its names (the rules name of the interface, the SGF ``RU`` text, the
+GoGui game id), its board-size and komi constraints, its default komi (RULES C7) and the
+switches the board kernels need. Subclasses override only what is new. Nothing outside
+``gtp_engine.rules`` branches on the name of a game: callers read these attributes.
+"""
+
+import math
+from typing import Optional
+
+from .. import board
+from ..coords import MAX_SIZE, Color
+from ..errors import RulesError
+
+
+class Rules:
+    """Standard Go's settings; every game subclasses this and overrides what differs."""
+
+    name = "go"                      #: rules name for GTP ``variant``, SGF ``VR`` and the CLI
+    sgf_ru = "Chinese"               #: human-readable SGF ``RU``
+    gogui_id = "Go"                  #: ``gogui-rules_game_id``
+    aliases: tuple = ()              #: other names accepted on input (lower case)
+    default_komi = 7.5               #: RULES C7
+    capture = board.CAPTURE_REMOVE   #: board switch: what a placement does to enemy groups
+    scoring = board.SCORE_AREA       #: board switch: how the final position is counted
+    superko = True                   #: positional superko (Go2) applies
+    ends_on_annihilation = False     #: a capture that leaves the opponent no stone ends the game (G4)
+    has_terrain = False              #: the game is played on a map with forts (Terrain Go)
+    allows_handicap = True           #: GTP handicap commands are accepted
+    playout_eyes = True              #: random play never fills its own single-point eye
+    has_draws = True                 #: equal scores are a draw (C8); else the L5 tie-break
+    meals_are_dead = False           #: final_status_list reports meals as dead (Disto D4)
+    min_size = 2
+    default_size = 19
+
+    @classmethod
+    def check_size(cls, size: int) -> None:
+        """Raise RulesError unless ``size`` is a board size this game allows (RULES C1)."""
+        if not isinstance(size, int) or not cls.min_size <= size <= MAX_SIZE:
+            raise RulesError(f"{cls.name} needs a board size from {cls.min_size} to {MAX_SIZE}, not {size}")
+
+    @classmethod
+    def check_komi(cls, komi: float) -> None:
+        """Raise RulesError unless ``komi`` is finite and a multiple of 0.5 (RULES C6)."""
+        if not isinstance(komi, (int, float)) or not math.isfinite(komi) or abs(komi) > 1000:
+            raise RulesError(f"komi must be a finite number of reasonable size, not {komi!r}")
+        if komi * 2 != int(komi * 2):
+            raise RulesError(f"{cls.name} komi must be a multiple of 0.5, not {komi!r}")
+
+    @classmethod
+    def winner(cls, black: float, white: float, last_mover: Optional[Color]) -> Optional[Color]:
+        """The winner for final scores (komi included in ``white``), or None for a draw (C8).
+
+        ``last_mover`` is the player who made the last move (pass or placement); only games
+        without draws use it.
+        """
+        if black > white:
+            return Color.BLACK
+        if white > black:
+            return Color.WHITE
+        return None
+
+    def __repr__(self) -> str:
+        return f"<rules {self.name}>"

@@ -1,0 +1,17 @@
+"""Disto (RULES D1-D4): nothing is captured; persons without liberties are meals, and nobody
+may feed an enemy glutton. The score is stones not in a meal."""
+
+from .. import board
+from .base import Rules
+
+
+class Disto(Rules):
+    name = "disto"
+    sgf_ru = "Disto"
+    gogui_id = "Disto"
+    default_komi = 6.5
+    capture = board.CAPTURE_MEALS
+    scoring = board.SCORE_STONES_NOT_MEALS
+    superko = False          # stones are never removed, so no position can repeat
+    allows_handicap = False
+    meals_are_dead = True

@@ -1,0 +1,48 @@
+"""Loose (RULES L1-L6): groups without a true liberty flip; the score is stones on the board."""
+
+from typing import Optional
+
+from .. import board
+from ..coords import Color
+from ..errors import RulesError
+from .base import Rules
+
+
+class Loose(Rules):
+    """Loose: odd boards, even komi, no draws (the player who made the final pass loses a tie)."""
+
+    name = "loose"
+    sgf_ru = "Loose"
+    gogui_id = "Loose"
+    default_komi = 6
+    capture = board.CAPTURE_LOOSE
+    scoring = board.SCORE_STONES
+    superko = False          # nothing is ever removed, so no position can repeat
+    allows_handicap = False
+    has_draws = False
+    min_size = 3
+
+    @classmethod
+    def check_size(cls, size: int) -> None:
+        """Odd sizes from 3 to 25 only (L6)."""
+        super().check_size(size)
+        if size % 2 == 0:
+            raise RulesError(f"loose needs an odd board size, not {size}")
+
+    @classmethod
+    def check_komi(cls, komi: float) -> None:
+        """An even integer, negative allowed (L6, C6)."""
+        super().check_komi(komi)
+        if komi != int(komi) or int(komi) % 2 != 0:
+            raise RulesError(f"loose komi must be an even integer, not {komi!r}")
+
+    @classmethod
+    def winner(cls, black: float, white: float, last_mover: Optional[Color]) -> Optional[Color]:
+        """On equal scores the player who made the last move (the final pass) loses (L5).
+
+        With no move at all, White (who would have passed last after Black's pass) wins.
+        """
+        won = super().winner(black, white, last_mover)
+        if won is not None:
+            return won
+        return last_mover.opponent if last_mover is not None else Color.WHITE

@@ -1,0 +1,14 @@
+"""Terrain Go (RULES T1-T9): Go on a map of plains, mountains and water, after forts."""
+
+from .base import Rules
+
+
+class TerrainGo(Rules):
+    """Go rules plus the map: the board kernels read terrain legality and weights off the map."""
+
+    name = "terrain"
+    sgf_ru = "Terrain Go"
+    gogui_id = "Terrain"
+    aliases = ("terrain go", "terrain-go", "terraingo")
+    has_terrain = True
+    min_size = 5
