@@ -432,12 +432,13 @@ class TerrainMap:
 
     # ----------------------------------------------------------------- rules
     def groups(self) -> List[TerrainGroup]:
-        """Every terrain group (maximal 4-connected set of one non-plain kind), ordered by
-        lowest index."""
+        """Every terrain group (maximal 4-connected set of one non-plain kind), in reading order
+        of their first points (top row first, left to right)."""
         neighbours = _neighbours(self.size)
         seen = bytearray(self.size * self.size)
         found = []
-        for start, kind in enumerate(self.kinds):
+        for start in _reading_indices(self.size):
+            kind = self.kinds[start]
             if kind == PLAIN or seen[start]:
                 continue
             seen[start] = 1
@@ -483,8 +484,9 @@ class TerrainMap:
                 raise TerrainError(f"map has {have} {KIND_NAMES[kind]} groups, expected {wanted} (T1)")
         for group in groups:
             if len(group) < params.min_group:
-                raise TerrainError(f"{KIND_NAMES[group.kind]} group at {self._vertex(group)} has {len(group)} "
-                                   f"points, fewer than {params.min_group} (T1)")
+                points = f"{len(group)} point" + ("s" if len(group) != 1 else "")
+                raise TerrainError(f"{KIND_NAMES[group.kind]} group at {self._vertex(group)} has {points}, "
+                                   f"fewer than the minimum {params.min_group} (T1)")
         enclosing = self.enclosing_group()
         if enclosing is not None:
             raise TerrainError(f"{KIND_NAMES[enclosing.kind]} group at {self._vertex(enclosing)} encloses "
@@ -495,6 +497,12 @@ class TerrainMap:
 
     def _vertex(self, group: TerrainGroup) -> str:
         return format_vertex(reading_order(divmod(i, self.size) for i in group.indices)[0])
+
+
+@functools.lru_cache(maxsize=None)
+def _reading_indices(size: int) -> Tuple[int, ...]:
+    """Every index in reading order: top row first, left to right."""
+    return tuple(row * size + col for row in range(size - 1, -1, -1) for col in range(size))
 
 
 # --------------------------------------------------------------------------- the generator
