@@ -477,7 +477,7 @@ class TerrainMap:
                 raise TerrainError(f"map has {have} {KIND_NAMES[kind]} points, expected {want} (T1)")
         for kind in TERRAIN_KINDS:
             have = sum(1 for g in groups if g.kind == kind)
-            allowed = params.group_count_range(kind)
+            allowed = range(params.min_groups, params.max_groups + 1) if params.points_of(kind) else (0,)
             if have not in allowed:
                 wanted = ("0" if params.points_of(kind) == 0
                           else f"{params.min_groups} to {params.max_groups}")
