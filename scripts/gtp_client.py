@@ -1,0 +1,230 @@
+"""A GTP controller's side of the wire: one engine subprocess, commands with deadlines.
+
+``GtpEngine`` starts a GTP engine from a shell-style command line, sends one command at a time
+and reads its response with a deadline. It knows the protocol, not the games: what a response
+means is the caller's business (the match referee in ``scripts.referee``).
+
+How an exchange can fail, as exceptions the referee turns into a lost game:
+
+- ``GtpCommandError``: the engine answered ``? message`` (it is still usable);
+- ``EngineDied``: end of output or a broken pipe (the process is gone);
+- ``EngineTimeout``: no complete response before the deadline (the process is killed);
+- ``MalformedResponse``: output that is not a GTP response (the process is killed, since the
+  stream can no longer be trusted).
+
+The engine runs in its own session, so a Ctrl-C meant for the controller does not reach it,
+and ``kill`` ends the engine and anything it started. A reader thread moves the engine's
+output into a queue, which is what makes deadlines possible on a pipe. ``transcript`` (any
+text stream) receives every command and response, prefixed by the engine's label.
+"""
+
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from typing import IO, List, Optional, Sequence, Union
+
+#: Seconds an engine gets to answer a command that is not ``genmove`` (start-up included).
+DEFAULT_COMMAND_TIMEOUT = 60.0
+
+
+class GtpFailure(Exception):
+    """Root of everything that can go wrong talking to an engine. ``kind`` names it for records."""
+
+    kind = "failure"
+
+
+class GtpCommandError(GtpFailure):
+    """The engine answered ``? message``; ``message`` is its text."""
+
+    kind = "error"
+
+    def __init__(self, command: str, message: str):
+        self.command = command
+        self.message = message
+        super().__init__(f"{command.split()[0]!r} refused: {message}" if command else message)
+
+
+class EngineDied(GtpFailure):
+    """The engine's output ended or its input broke: the process has exited."""
+
+    kind = "crash"
+
+
+class EngineTimeout(GtpFailure):
+    """No complete response before the deadline; the engine has been killed."""
+
+    kind = "timeout"
+
+
+class MalformedResponse(GtpFailure):
+    """The engine wrote something that is not a GTP response; it has been killed."""
+
+    kind = "malformed"
+
+
+def split_command(command: Union[str, Sequence[str]]) -> List[str]:
+    """The argument vector of an engine command line (shell quoting rules, no shell)."""
+    argv = shlex.split(command) if isinstance(command, str) else list(command)
+    if not argv:
+        raise ValueError("empty engine command")
+    return argv
+
+
+class GtpEngine:
+    """A running GTP engine.
+
+    ``command`` is a command line (split with shell quoting, run without a shell) or an argument
+    vector. ``label`` names the engine in messages and the transcript; ``stderr`` is a file
+    object for the engine's standard error (default: discarded); ``cwd`` its working directory.
+    Raises ``EngineDied`` when the program cannot be started.
+    """
+
+    def __init__(self, command: Union[str, Sequence[str]], label: str = "engine",
+                 stderr: Optional[IO] = None, cwd: Optional[str] = None,
+                 transcript: Optional[IO] = None):
+        self.argv = split_command(command)
+        self.label = label
+        self.transcript = transcript
+        self._known: Optional[dict] = None
+        self._listed = False
+        self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        try:
+            self.process = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=stderr if stderr is not None else subprocess.DEVNULL,
+                cwd=cwd, start_new_session=True)
+        except OSError as err:
+            raise EngineDied(f"{label}: cannot start {self.argv[0]!r}: {err.strerror or err}") from err
+        self._reader = threading.Thread(target=self._read_output, name=f"gtp-{label}", daemon=True)
+        self._reader.start()
+
+    # ----------------------------------------------------------------- process
+    def _read_output(self) -> None:
+        stream = self.process.stdout
+        for raw in iter(stream.readline, b""):
+            self._lines.put(raw.decode("utf-8", "replace"))
+        self._lines.put(None)
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def kill(self) -> None:
+        """End the engine and everything in its session at once (no-op when already gone)."""
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                self.process.kill()
+        self._close_pipes()
+        self.process.wait()
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Ask the engine to ``quit`` and wait for it; kill it if it does not go in time."""
+        if self.process.poll() is None:
+            try:
+                self.send("quit", timeout=timeout)
+            except GtpFailure:
+                pass
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                pass
+        self.kill()
+
+    def _close_pipes(self) -> None:
+        for pipe in (self.process.stdin, self.process.stdout):
+            try:
+                pipe.close()
+            except OSError:
+                pass
+
+    def _log(self, direction: str, text: str) -> None:
+        if self.transcript is not None:
+            for line in text.splitlines() or [""]:
+                self.transcript.write(f"{self.label} {direction} {line}\n")
+            self.transcript.flush()
+
+    # ----------------------------------------------------------------- protocol
+    def send(self, command: str, timeout: Optional[float] = DEFAULT_COMMAND_TIMEOUT) -> str:
+        """Send one command and return the text of a successful response (without ``=``).
+
+        ``timeout`` in seconds (None waits for ever). Raises ``GtpCommandError`` for ``?``
+        answers, and ``EngineDied``, ``EngineTimeout`` or ``MalformedResponse`` as described
+        in the module docstring (the last two kill the engine).
+        """
+        self._log(">>", command)
+        try:
+            self.process.stdin.write(command.encode("utf-8") + b"\n")
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError) as err:
+            raise EngineDied(f"{self.label} has exited (writing {command.split()[0]!r}: {err})") from err
+        deadline = None if timeout is None else time.monotonic() + timeout
+        ok, text = self._read_response(command, deadline)
+        if not ok:
+            raise GtpCommandError(command, text)
+        return text
+
+    def _next_line(self, command: str, deadline: Optional[float]) -> str:
+        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+        try:
+            line = self._lines.get(timeout=wait)
+        except queue.Empty:
+            self.kill()
+            raise EngineTimeout(f"{self.label} did not answer {command.split()[0]!r} in time") from None
+        if line is None:
+            self._lines.put(None)  # keep reporting the end to later reads
+            self.process.wait()
+            raise EngineDied(f"{self.label} exited (code {self.process.returncode}) "
+                             f"before answering {command.split()[0]!r}")
+        return line.rstrip("\r\n").replace("\r", "")
+
+    def _read_response(self, command: str, deadline: Optional[float]):
+        line = self._next_line(command, deadline)
+        while not line.strip():  # tolerate stray empty lines between responses
+            line = self._next_line(command, deadline)
+        if line[0] not in "=?":
+            self._log("<<", line)
+            self.kill()
+            raise MalformedResponse(f"{self.label} answered {command.split()[0]!r} with {line[:80]!r}, "
+                                    f"not a gtp response")
+        ok = line[0] == "="
+        body = [line[1:].lstrip("0123456789").strip()]
+        while True:
+            line = self._next_line(command, deadline)
+            if not line.strip():
+                break
+            body.append(line)
+        text = "\n".join(body).strip()
+        self._log("<<", ("= " if ok else "? ") + text)
+        return ok, text
+
+    # ----------------------------------------------------------------- helpers
+    def known(self, command: str) -> bool:
+        """Whether the engine implements ``command``: from ``list_commands`` when the engine has it,
+        else by asking ``known_command`` (answers are remembered)."""
+        if self._known is None:
+            try:
+                self._known = dict.fromkeys(self.send("list_commands").split(), True)
+                self._listed = True
+            except GtpCommandError:
+                self._known, self._listed = {}, False
+        if command not in self._known:
+            if self._listed:
+                return False
+            try:
+                self._known[command] = self.send(f"known_command {command}").strip().lower() == "true"
+            except GtpCommandError:
+                self._known[command] = False
+        return self._known[command]
+
+    def __repr__(self) -> str:
+        return f"<GtpEngine {self.label} pid {self.process.pid} {shlex.join(self.argv)!r}>"

@@ -1,0 +1,531 @@
+"""Engine-against-engine matches, refereed by our rules core, in parallel, resumable.
+
+    python scripts/match.py "ENGINE A CMD" "ENGINE B CMD" --variant go --size 9 --games 20 --out DIR
+
+Engines are GTP programs given as command lines (shell quoting, no shell). A takes Black in
+even-numbered games and White in odd ones; in games with a map, games 2k and 2k+1 share one map
+(generated from the match seed), so each map is played once with each colour. Fixed playouts
+or other engine settings belong to the engine's command line (``python -m gtp_engine
+--playouts 200``); ``{seed}`` and ``{game}`` in a command are replaced by a per-game seed and
+the game number, and such an engine is started afresh for every game.
+
+``DIR`` receives ``game-NNNN.sgf`` per game (result and the reason it ended in ``RE`` and the
+comment), ``logs/`` (the GTP traffic of each game and each engine's stderr) and
+``results.json``, rewritten atomically after every game. Running the same command again with
+the same ``DIR`` resumes: finished games are kept and only missing ones are played (``--games``
+may grow); any other changed setting is refused.
+
+Progress and a live score go to stderr; the summary to stdout. Exit status: 0 when the match
+completed, 1 when interrupted, 2 for bad settings (nothing played).
+"""
+
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import queue
+import shlex
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, IO, List, Optional, Sequence, Tuple
+
+if __package__ in (None, ""):  # run as a file: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    __package__ = "scripts"
+
+from gtp_engine.errors import EngineError  # noqa: E402
+from gtp_engine.rules import find_rules  # noqa: E402
+
+from scripts.gtp_client import (DEFAULT_COMMAND_TIMEOUT, GtpCommandError, GtpEngine,  # noqa: E402
+                                GtpFailure, split_command)
+from scripts.match_stats import format_summary, summarize  # noqa: E402
+from scripts.referee import (LABELS, START_FAILED, GameOutcome, GameSettings, GameSpec,  # noqa: E402
+                             Referee, TimeControl, forfeit_before_start)
+
+RESULTS_FORMAT = "vargo-match 1"
+RESULTS_FILE = "results.json"
+
+
+class MatchError(Exception):
+    """A match that cannot be run as asked (bad settings, an engine that cannot play it)."""
+
+
+class EngineStartError(Exception):
+    """An engine that could not be started (or greeted) for a game; ``label`` says which."""
+
+    def __init__(self, label: str, message: str):
+        self.label = label
+        super().__init__(message)
+
+
+# --------------------------------------------------------------------------- configuration
+@dataclass(frozen=True)
+class MatchConfig:
+    """Everything that defines a match. ``commands`` are A's and B's command lines."""
+
+    commands: Tuple[str, str]
+    settings: GameSettings
+    games: int
+    out: Path
+    jobs: int = 1
+    seed: int = 1
+
+    def identity(self) -> dict:
+        """The settings a resumed match must share with the stored one (not games or jobs)."""
+        s = self.settings
+        tc = s.time_control
+        return {
+            "engines": {"A": self.commands[0], "B": self.commands[1]},
+            "variant": s.variant, "size": s.size, "komi": s.komi,
+            "time_control": None if tc is None else {"main": tc.main, "byoyomi": tc.byoyomi, "stones": tc.stones},
+            "move_timeout": s.move_timeout, "time_margin": s.time_margin, "max_moves": s.max_moves,
+            "fair_komi": s.fair_komi, "seed": self.seed,
+        }
+
+    def spec(self, index: int) -> GameSpec:
+        return GameSpec(index, "A" if index % 2 == 0 else "B", derive_seed(self.seed, "map", index // 2))
+
+
+def derive_seed(seed: int, purpose: str, number: int) -> int:
+    """A seed for one game (or pair of games) from the match seed, the same on every machine."""
+    digest = hashlib.sha256(f"{seed}:{purpose}:{number}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+def expand_command(command: str, config: MatchConfig, index: int) -> str:
+    """``command`` with ``{seed}`` and ``{game}`` replaced for game ``index``."""
+    return (command.replace("{seed}", str(derive_seed(config.seed, "engine", index)))
+            .replace("{game}", str(index)))
+
+
+def per_game_command(command: str) -> bool:
+    return "{seed}" in command or "{game}" in command
+
+
+# --------------------------------------------------------------------------- engines
+@dataclass
+class Seat:
+    """A pair of engine processes that plays one game at a time, restarted when they fail."""
+
+    config: MatchConfig
+    number: int
+    engines: Dict[str, Optional[GtpEngine]] = field(default_factory=lambda: {"A": None, "B": None})
+    names: Dict[str, str] = field(default_factory=dict)
+
+    def start(self, label: str, index: int) -> GtpEngine:
+        """Start ``label``'s engine for game ``index`` and greet it; GtpFailure when it cannot play."""
+        command = self.config.commands[LABELS.index(label)]
+        logs = self.config.out / "logs"
+        logs.mkdir(parents=True, exist_ok=True)
+        with open(logs / f"{label}-seat{self.number}.stderr", "ab") as stderr:
+            engine = GtpEngine(expand_command(command, self.config, index), label, stderr=stderr)
+        try:
+            timeout = self.config.settings.command_timeout
+            try:
+                engine.send("protocol_version", timeout)
+            except GtpCommandError:
+                pass
+            name = engine.send("name", timeout) if engine.known("name") else split_command(command)[0]
+            version = engine.send("version", timeout) if engine.known("version") else ""
+        except GtpFailure:
+            engine.kill()
+            raise
+        self.names[label] = f"{name} {version}".strip()
+        self.engines[label] = engine
+        return engine
+
+    def ready(self, index: int, transcript: Optional[IO]) -> Dict[str, GtpEngine]:
+        """Both engines running for game ``index`` (restarting the dead and the per-game ones)."""
+        for label in LABELS:
+            engine = self.engines[label]
+            command = self.config.commands[LABELS.index(label)]
+            if engine is not None and (not engine.alive or per_game_command(command)):
+                engine.close(timeout=2.0)
+                engine = self.engines[label] = None
+            if engine is None:
+                try:
+                    self.start(label, index)
+                except GtpFailure as err:
+                    raise EngineStartError(label, f"engine {label} failed to start: {err}") from err
+            self.engines[label].transcript = transcript
+        return self.engines
+
+    def retire(self, labels: Sequence[str]) -> None:
+        for label in labels:
+            if self.engines[label] is not None:
+                self.engines[label].kill()
+                self.engines[label] = None
+
+    def close(self) -> None:
+        for label in LABELS:
+            if self.engines[label] is not None:
+                self.engines[label].close(timeout=2.0)
+                self.engines[label] = None
+
+    def kill(self) -> None:
+        self.retire(LABELS)
+
+
+def preflight(config: MatchConfig, seat: Seat) -> None:
+    """Start both engines once and check that they can play the match; MatchError if not."""
+    s = config.settings
+    rules = find_rules(s.variant)
+    for label in LABELS:
+        try:
+            engine = seat.start(label, 0)
+            if engine.known("variant"):
+                if engine.known("list_variants"):
+                    offered = engine.send("list_variants", s.command_timeout).split()
+                    if rules.name not in offered:
+                        raise MatchError(f"engine {label} does not play {rules.name} (it offers {' '.join(offered)})")
+                engine.send(f"variant {rules.name}", s.command_timeout)
+            elif rules.name != "go":
+                raise MatchError(f"engine {label} has no 'variant' command, so it can only play go, not {rules.name}")
+            if rules.has_terrain:
+                missing = [c for c in ("terrain_load", "genfort", "fort") if not engine.known(c)]
+                if missing:
+                    raise MatchError(f"engine {label} lacks {', '.join(missing)}, needed for {rules.name}")
+            engine.send(f"boardsize {s.size}", s.command_timeout)
+            engine.send(f"komi {s.komi:g}", s.command_timeout)
+            if s.time_control is not None and not engine.known("time_settings"):
+                print(f"warning: engine {label} has no time_settings; its clock is still enforced",
+                      file=sys.stderr)
+        except GtpCommandError as err:
+            raise MatchError(f"engine {label} cannot play this match: {err}") from err
+        except GtpFailure as err:
+            raise MatchError(f"engine {label} ({config.commands[LABELS.index(label)]}) failed to start: {err}") from err
+
+
+# --------------------------------------------------------------------------- results
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write a file so that readers see the old or the new content, never a part."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+class MatchStore:
+    """``results.json`` of a match directory: loads a stopped match, adds games, rewrites it."""
+
+    def __init__(self, config: MatchConfig):
+        self.config = config
+        self.path = config.out / RESULTS_FILE
+        self.records: Dict[int, dict] = {}
+        self.engines: Dict[str, dict] = {label: {"command": config.commands[i]} for i, label in enumerate(LABELS)}
+        self.lock = threading.Lock()
+        if self.path.exists():
+            self._load()
+
+    def _load(self) -> None:
+        try:
+            stored = json.loads(self.path.read_text())
+        except (OSError, ValueError) as err:
+            raise MatchError(f"cannot read {self.path}: {err}") from err
+        if stored.get("format") != RESULTS_FORMAT:
+            raise MatchError(f"{self.path} is not a results file of this match runner")
+        mine = self.config.identity()
+        theirs = stored.get("settings", {})
+        changed = sorted(key for key in set(mine) | set(theirs) if mine.get(key) != theirs.get(key))
+        if changed:
+            details = "; ".join(f"{k}: stored {theirs.get(k)!r}, now {mine.get(k)!r}" for k in changed)
+            raise MatchError(f"{self.config.out} holds a match with other settings ({details}); "
+                             f"use another --out or the same settings")
+        self.records = {r["index"]: r for r in stored.get("games", [])}
+        self.engines.update(stored.get("engines", {}))
+
+    def pending(self) -> List[int]:
+        return [i for i in range(self.config.games) if i not in self.records]
+
+    def add(self, record: dict, names: Dict[str, str]) -> None:
+        with self.lock:
+            self.records[record["index"]] = record
+            for label, name in names.items():
+                self.engines[label].setdefault("name", name)
+            self.save()
+
+    def document(self) -> dict:
+        games = [self.records[i] for i in sorted(self.records)]
+        summary = summarize(games)
+        return {
+            "format": RESULTS_FORMAT,
+            "settings": self.config.identity(),
+            "engines": self.engines,
+            "games_requested": max(self.config.games, len(games)),
+            "games": games,
+            "games_played": summary["games"],
+            "wins": summary["wins"],
+            "draws": summary["draws"],
+            "summary": summary,
+        }
+
+    def save(self) -> None:
+        self.config.out.mkdir(parents=True, exist_ok=True)
+        atomic_write(self.path, (json.dumps(self.document(), indent=1) + "\n").encode())
+
+
+def game_record(config: MatchConfig, spec: GameSpec, outcome: GameOutcome, sgf_name: Optional[str],
+                started: float) -> dict:
+    """The stored record of one game (see results.json in the README)."""
+    return {
+        "index": spec.index,
+        "black": spec.black,
+        "white": spec.white,
+        "result": outcome.result,
+        "winner": outcome.winner,
+        "reason": outcome.reason,
+        "detail": outcome.detail,
+        "moves": outcome.moves,
+        "komi": outcome.komi,
+        "score": list(outcome.score) if outcome.score is not None else None,
+        "map": outcome.terrain,
+        "forts": list(outcome.forts),
+        "seconds": {label: round(sum(outcome.move_seconds[label]), 3) for label in LABELS},
+        "genmoves": {label: len(outcome.move_seconds[label]) for label in LABELS},
+        "engine_scores": outcome.engine_scores,
+        "sgf": sgf_name,
+        "duration": round(time.time() - started, 3),
+        "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def write_sgf(config: MatchConfig, spec: GameSpec, outcome: GameOutcome, names: Dict[str, str]) -> Optional[str]:
+    """Write the game's SGF file; returns its name, or None when there is no game to write."""
+    try:
+        from sgf import game_to_sgf
+    except ImportError:
+        return None
+    if outcome.game is None:
+        return None
+    data = game_to_sgf(outcome.game,
+                       black_name=f"{names.get(spec.black, spec.black)} ({spec.black})",
+                       white_name=f"{names.get(spec.white, spec.white)} ({spec.white})",
+                       date=datetime.date.today().isoformat(),
+                       result=outcome.result, end_reason=outcome.detail)
+    name = f"game-{spec.index + 1:04d}.sgf"
+    atomic_write(config.out / name, data)
+    return name
+
+
+# --------------------------------------------------------------------------- running
+class Progress:
+    """A progress line with the live score on a stream: redrawn in place on a terminal, one
+    line per finished game otherwise."""
+
+    def __init__(self, stream: Optional[IO], total: int, done: int):
+        self.stream = stream
+        self.total, self.done = total, done
+        self.started = time.monotonic()
+        self.tty = bool(stream is not None and getattr(stream, "isatty", lambda: False)())
+
+    def update(self, record: dict, summary: dict) -> None:
+        self.done += 1
+        if self.stream is None:
+            return
+        score = (f"A {summary['wins']['A']} - B {summary['wins']['B']}"
+                 + (f" - draws {summary['draws']}" if summary["draws"] else ""))
+        game = (f"game {record['index'] + 1}: {record['black']} black, {record['result']} "
+                f"({record['reason']}, {record['moves']} moves)")
+        if self.tty:
+            width = 20
+            filled = width * self.done // max(1, self.total)
+            bar = "#" * filled + "." * (width - filled)
+            self.stream.write(f"\r\x1b[K[{bar}] {self.done}/{self.total} {score} | {game} "
+                              f"{self._eta()}")
+            if self.done == self.total:
+                self.stream.write("\n")
+        else:
+            self.stream.write(f"[{self.done}/{self.total}] {game} | {score}\n")
+        self.stream.flush()
+
+    def _eta(self) -> str:
+        elapsed = time.monotonic() - self.started
+        return f"{elapsed:.0f}s"
+
+
+def play_one(config: MatchConfig, seat: Seat, index: int) -> Tuple[dict, Dict[str, str]]:
+    """Play game ``index`` on ``seat``; returns its record and the engines' names."""
+    spec = config.spec(index)
+    started = time.time()
+    logs = config.out / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    with open(logs / f"game-{index + 1:04d}.gtp.log", "w") as transcript:
+        try:
+            seat.ready(index, transcript)
+        except EngineStartError as err:
+            outcome = forfeit_before_start(spec, err.label, str(err))
+        else:
+            outcome = Referee(config.settings, spec, seat.engines).play()
+        seat.retire(outcome.faulty)
+        for label in LABELS:
+            if seat.engines[label] is not None:
+                seat.engines[label].transcript = None
+    names = dict(seat.names)
+    sgf_name = write_sgf(config, spec, outcome, names)
+    return game_record(config, spec, outcome, sgf_name, started), names
+
+
+def run_match(config: MatchConfig, progress: Optional[IO] = sys.stderr) -> dict:
+    """Play the match's missing games and return the results document (also in results.json).
+
+    Raises MatchError for settings that cannot be played; KeyboardInterrupt leaves the finished
+    games stored, kills the engines and propagates.
+    """
+    store = MatchStore(config)
+    pending = store.pending()
+    config.out.mkdir(parents=True, exist_ok=True)
+    if not pending:
+        store.save()
+        return store.document()
+    jobs = max(1, min(config.jobs, len(pending)))
+    seats = [Seat(config, number) for number in range(jobs)]
+    try:
+        preflight(config, seats[0])
+    except MatchError:
+        seats[0].kill()
+        raise
+    free: "queue.Queue[Seat]" = queue.Queue()
+    for seat in seats:
+        free.put(seat)
+    stopping = threading.Event()
+
+    def task(index: int):
+        seat = free.get()
+        try:
+            return play_one(config, seat, index)
+        finally:
+            free.put(seat)
+
+    bar = Progress(progress, config.games, config.games - len(pending))
+    executor = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="game")
+    try:
+        futures = [executor.submit(task, index) for index in pending]
+        for future in as_completed(futures):
+            record, names = future.result()
+            if stopping.is_set():
+                break
+            store.add(record, names)
+            bar.update(record, store.document()["summary"])
+    except BaseException:
+        stopping.set()
+        executor.shutdown(wait=False, cancel_futures=True)
+        for seat in seats:
+            seat.kill()
+        raise
+    executor.shutdown(wait=True)
+    for seat in seats:
+        seat.close()
+    return store.document()
+
+
+# --------------------------------------------------------------------------- command line
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="vargo-match", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Play a match between two GTP engines, refereed by vargo's rules core.",
+        epilog="examples:\n"
+               "  vargo-match 'python -m gtp_engine --playouts 200' '/usr/games/gnugo --mode gtp --level 1 "
+               "--chinese-rules' --size 9 --games 20 --out runs/vs-gnugo\n"
+               "  vargo-match 'python -m gtp_engine --playouts 400 --seed {seed}' "
+               "'python -m gtp_engine --playouts 100 --seed {seed}' --variant terrain --size 9 --out runs/t\n"
+               "Engine settings such as fixed playouts go into the engine's command line. {seed} and\n"
+               "{game} in a command are replaced per game (the engine is then restarted every game).")
+    parser.add_argument("engine_a", help="command line of engine A (Black in even games)")
+    parser.add_argument("engine_b", help="command line of engine B")
+    parser.add_argument("--variant", default="go", help="go, loose, goncrete, disto or terrain (default go)")
+    parser.add_argument("--size", type=int, default=9, help="board size (default 9)")
+    parser.add_argument("--komi", type=float, help="komi (default: the game's default komi)")
+    parser.add_argument("--games", type=int, default=2, help="number of games (default 2)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="games played at once (default: number of cores)")
+    parser.add_argument("--out", type=Path, required=True, help="directory for SGF files, logs and results.json")
+    parser.add_argument("--seed", type=int, default=1, help="match seed: maps and {seed} (default 1)")
+    clock = parser.add_argument_group("time", "without a time control, a genmove may take up to --move-timeout")
+    clock.add_argument("--time-per-move", type=float, metavar="SECONDS",
+                       help="SECONDS per move (sent as time_settings 0 SECONDS 1)")
+    clock.add_argument("--main-time", type=float, metavar="SECONDS", help="main time per player")
+    clock.add_argument("--byoyomi", type=float, default=0.0, metavar="SECONDS",
+                       help="Canadian byo-yomi period after main time (default none)")
+    clock.add_argument("--byoyomi-stones", type=int, default=1, metavar="N",
+                       help="moves per byo-yomi period (default 1)")
+    clock.add_argument("--time-margin", type=float, default=2.0, metavar="SECONDS",
+                       help="grace over the clock before a move counts as a hang (default 2)")
+    clock.add_argument("--move-timeout", type=float, default=120.0, metavar="SECONDS",
+                       help="longest genmove without a time control; 0 waits for ever (default 120)")
+    clock.add_argument("--command-timeout", type=float, default=DEFAULT_COMMAND_TIMEOUT, metavar="SECONDS",
+                       help=f"longest answer to any other command (default {DEFAULT_COMMAND_TIMEOUT:g})")
+    parser.add_argument("--max-moves", type=int, metavar="N",
+                        help="stop a game after N turns and score it as it stands (default 4*size*size)")
+    parser.add_argument("--fair-komi", type=float, metavar="SECONDS",
+                        help="before each game ask engines with fair_komi (SECONDS each) and use the average")
+    parser.add_argument("--no-engine-scores", action="store_true",
+                        help="do not ask the engines for their final_score")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    return parser
+
+
+def config_from_args(args: argparse.Namespace) -> MatchConfig:
+    """Validate the command line into a MatchConfig; MatchError with a clear message if wrong."""
+    try:
+        rules = find_rules(args.variant)
+        rules.check_size(args.size)
+        komi = rules.default_komi if args.komi is None else args.komi
+        rules.check_komi(komi)
+    except EngineError as err:
+        raise MatchError(str(err)) from err
+    for name in ("games", "jobs"):
+        if getattr(args, name) < 1:
+            raise MatchError(f"--{name} must be at least 1")
+    if args.time_per_move is not None and args.main_time is not None:
+        raise MatchError("give --time-per-move or --main-time, not both")
+    try:
+        if args.time_per_move is not None:
+            control = TimeControl.per_move(args.time_per_move)
+        elif args.main_time is not None or args.byoyomi:
+            control = TimeControl(args.main_time or 0.0, args.byoyomi,
+                                  args.byoyomi_stones if args.byoyomi else 0)
+        else:
+            control = None
+    except ValueError as err:
+        raise MatchError(str(err)) from err
+    for command in (args.engine_a, args.engine_b):
+        try:
+            split_command(command)
+        except ValueError as err:
+            raise MatchError(f"bad engine command {command!r}: {err}") from err
+    max_moves = 4 * args.size * args.size if args.max_moves is None else args.max_moves
+    settings = GameSettings(
+        variant=rules.name, size=args.size, komi=float(komi), time_control=control,
+        move_timeout=args.move_timeout or None, time_margin=args.time_margin,
+        command_timeout=args.command_timeout, max_moves=max_moves, fair_komi=args.fair_komi,
+        engine_scores=not args.no_engine_scores)
+    return MatchConfig((args.engine_a, args.engine_b), settings, args.games, args.out, args.jobs, args.seed)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        config = config_from_args(args)
+        results = run_match(config, progress=None if args.quiet else sys.stderr)
+    except MatchError as err:
+        print(f"vargo-match: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nvargo-match: interrupted; finished games are kept, run again to resume", file=sys.stderr)
+        return 1
+    names = {label: results["engines"][label].get("name") or results["engines"][label]["command"]
+             for label in LABELS}
+    print(format_summary(results["summary"], names))
+    print(f"results: {config.out / RESULTS_FILE}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

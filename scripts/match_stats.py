@@ -1,0 +1,128 @@
+"""Figures of a match from its game records: wins, win rate with its interval, Elo, lengths, times.
+
+A game record is the dict ``scripts.match`` stores per game (``black``, ``white``, ``winner``,
+``reason``, ``moves``, ``seconds``, ``genmoves``, ``engine_scores``...). A draw counts half a
+win for each side. The 95% interval of A's score is Wilson's; the Elo difference and its
+interval follow from the score and its bounds by the logistic model (infinite at 0% and 100%,
+written as None in JSON and ``inf`` in text).
+"""
+
+import math
+from collections import Counter
+from typing import Dict, Iterable, List, Optional, Tuple
+
+Z95 = 1.959963984540054
+
+
+def wilson_interval(score: float, games: int, z: float = Z95) -> Tuple[float, float]:
+    """Wilson's score interval for a proportion of ``score`` successes out of ``games``.
+
+    ``score`` may be fractional (draws as halves). (0, 1) when there are no games.
+    """
+    if games <= 0:
+        return 0.0, 1.0
+    p = score / games
+    z2 = z * z
+    centre = (p + z2 / (2 * games)) / (1 + z2 / games)
+    half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / (1 + z2 / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def elo_difference(score: float) -> float:
+    """The Elo difference that predicts an expected ``score`` in 0..1 (±inf at the ends)."""
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def _finite(x: float) -> Optional[float]:
+    return round(x, 1) if math.isfinite(x) else None
+
+
+def summarize(records: Iterable[dict]) -> dict:
+    """The match's figures as a JSON-ready dict (see the module docstring)."""
+    records = list(records)
+    n = len(records)
+    wins = Counter(r["winner"] for r in records)
+    draws = wins.pop(None, 0)
+    by_colour: Dict[str, Dict[str, Dict[str, int]]] = {
+        label: {colour: {"games": 0, "wins": 0, "draws": 0} for colour in ("black", "white")}
+        for label in ("A", "B")}
+    for r in records:
+        for colour in ("black", "white"):
+            cell = by_colour[r[colour]][colour]
+            cell["games"] += 1
+            if r["winner"] is None:
+                cell["draws"] += 1
+            elif r["winner"] == r[colour]:
+                cell["wins"] += 1
+    score_a = wins.get("A", 0) + 0.5 * draws
+    rate = score_a / n if n else None
+    low, high = wilson_interval(score_a, n)
+    seconds = {label: sum(r["seconds"][label] for r in records) for label in ("A", "B")}
+    genmoves = {label: sum(r["genmoves"][label] for r in records) for label in ("A", "B")}
+    black_wins = sum(1 for r in records if r["winner"] is not None and r["winner"] == r["black"])
+    return {
+        "games": n,
+        "wins": {"A": wins.get("A", 0), "B": wins.get("B", 0)},
+        "draws": draws,
+        "black_wins": black_wins,
+        "by_colour": by_colour,
+        "win_rate_a": round(rate, 4) if rate is not None else None,
+        "win_rate_a_95": [round(low, 4), round(high, 4)] if n else None,
+        "elo_a_minus_b": _finite(elo_difference(rate)) if n else None,
+        "elo_95": [_finite(elo_difference(low)), _finite(elo_difference(high))] if n else None,
+        "average_moves": round(sum(r["moves"] for r in records) / n, 1) if n else None,
+        "seconds_per_move": {label: round(seconds[label] / genmoves[label], 3) if genmoves[label] else None
+                             for label in ("A", "B")},
+        "reasons": dict(Counter(r["reason"] for r in records).most_common()),
+        "engine_score_disagreements": _score_disagreements(records),
+    }
+
+
+def _score_disagreements(records: List[dict]) -> Dict[str, int]:
+    """How often each engine's own ``final_score`` named another winner than the referee."""
+    counts = {"A": 0, "B": 0}
+    for r in records:
+        for label, text in (r.get("engine_scores") or {}).items():
+            if text is not None and text[:1].upper() != r["result"][:1].upper():
+                counts[label] += 1
+    return counts
+
+
+def _elo_text(value: Optional[float], infinite_sign: str) -> str:
+    return f"{value:+.0f}" if value is not None else f"{infinite_sign}inf"
+
+
+def format_summary(summary: dict, names: Dict[str, str]) -> str:
+    """The summary as a few lines of text for people; ``names`` labels A and B."""
+    n = summary["games"]
+    if not n:
+        return "no games played"
+    a, b = names["A"], names["B"]
+    lines = [f"{n} games: A {a}: {summary['wins']['A']} wins, B {b}: {summary['wins']['B']} wins, "
+             f"{summary['draws']} draws (black won {summary['black_wins']})"]
+    for label, name in (("A", a), ("B", b)):
+        parts = []
+        for colour in ("black", "white"):
+            cell = summary["by_colour"][label][colour]
+            parts.append(f"as {colour} {cell['wins']}/{cell['games']}" +
+                         (f" (+{cell['draws']} draws)" if cell["draws"] else ""))
+        lines.append(f"  {label} ({name}) " + ", ".join(parts))
+    low, high = summary["win_rate_a_95"]
+    elo_low, elo_high = summary["elo_95"]
+    lines.append(f"A's score {100 * summary['win_rate_a']:.1f}% (95% {100 * low:.1f}%..{100 * high:.1f}%), "
+                 f"Elo A-B {_elo_text(summary['elo_a_minus_b'], '+' if summary['win_rate_a'] >= 1 else '-')} "
+                 f"(95% {_elo_text(elo_low, '-')}..{_elo_text(elo_high, '+')})")
+    per_move = summary["seconds_per_move"]
+    lines.append(f"average length {summary['average_moves']} moves; seconds per move: "
+                 + ", ".join(f"{label} {per_move[label]:.3f}" if per_move[label] is not None else f"{label} -"
+                             for label in ("A", "B")))
+    lines.append("ended by: " + ", ".join(f"{reason} {count}" for reason, count in summary["reasons"].items()))
+    disagreements = summary["engine_score_disagreements"]
+    if any(disagreements.values()):
+        lines.append("engines' own final_score disagreed with the referee: "
+                     + ", ".join(f"{label} {count}" for label, count in disagreements.items()))
+    return "\n".join(lines)

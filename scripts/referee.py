@@ -1,0 +1,400 @@
+"""One refereed game between two GTP engines, judged by our own rules core.
+
+The referee is ``gtp_engine.game.Game``, never either engine: every move an engine generates is
+played on the referee's game first and only then passed to the other engine. The game ends by
+two passes or annihilation (scored by the referee), resignation, the move limit (scored by the
+referee as the position stands), or a forfeit: an illegal move, a crash, a malformed response,
+a refused command, or a hang past the clock (a loss on time).
+
+Set-up per game, in this order, sent to both engines: ``variant`` (only when the engine has it;
+an engine without it can only play ``go``), ``boardsize``, ``clear_board``, ``komi``; for games
+with a map, ``terrain_load MAP`` to both and the forts in turn (``genfort`` to the engine whose
+turn it is, ``fort`` to the other); optionally a fair komi (``fair_komi`` from every engine that
+has it, averaged); then ``time_settings`` when a time control is set.
+
+Results use SGF's forms: ``B+3.5``, ``W+R`` (resignation), ``B+T`` (time), ``W+F`` (forfeit),
+``0`` (draw).
+"""
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Dict, IO, List, Optional, Tuple
+
+from gtp_engine.coords import Color, format_vertex, parse_vertex
+from gtp_engine.errors import EngineError, IllegalMoveError
+from gtp_engine.game import Game
+from gtp_engine.rules import find_rules
+from gtp_engine.rules.terrain_map import TerrainMap, generate_map
+
+from .gtp_client import (DEFAULT_COMMAND_TIMEOUT, EngineDied, EngineTimeout, GtpCommandError,
+                         GtpEngine, GtpFailure, MalformedResponse)
+
+LABELS = ("A", "B")
+
+# Why a game ended: the keys of the summary's tally (the record adds the details).
+TWO_PASSES = "two passes"
+ANNIHILATION = "annihilation"
+RESIGNATION = "resignation"
+MOVE_LIMIT = "move limit"
+ILLEGAL_MOVE = "illegal move"
+CRASH = "crash"
+TIMEOUT = "time"
+MALFORMED = "malformed response"
+REFUSED = "refused command"
+START_FAILED = "failed to start"
+
+_FAILURE_REASONS = {EngineDied: CRASH, EngineTimeout: TIMEOUT, MalformedResponse: MALFORMED,
+                    GtpCommandError: REFUSED}
+
+
+# --------------------------------------------------------------------------- time
+@dataclass(frozen=True)
+class TimeControl:
+    """Canadian byo-yomi as GTP ``time_settings`` means it: ``main`` seconds, then ``byoyomi``
+    seconds for every ``stones`` moves. ``stones == 0`` with ``byoyomi == 0`` is absolute time.
+    ``TimeControl.per_move(s)`` is ``s`` seconds for each move."""
+
+    main: float
+    byoyomi: float = 0.0
+    stones: int = 0
+
+    @classmethod
+    def per_move(cls, seconds: float) -> "TimeControl":
+        return cls(0.0, seconds, 1)
+
+    def __post_init__(self):
+        if self.main < 0 or self.byoyomi < 0 or self.stones < 0:
+            raise ValueError("time settings must not be negative")
+        if self.byoyomi > 0 and self.stones == 0:
+            raise ValueError("byo-yomi needs a number of stones per period (1 or more)")
+        if self.main == 0 and self.byoyomi == 0:
+            raise ValueError("a time control needs main time or byo-yomi")
+
+    @property
+    def gtp(self) -> str:
+        return f"time_settings {int(self.main)} {int(math.ceil(self.byoyomi))} {self.stones}"
+
+
+class Clock:
+    """One player's clock under a ``TimeControl``."""
+
+    def __init__(self, control: TimeControl):
+        self.control = control
+        self.main_left = control.main
+        self.in_byoyomi = False
+        self.period_left = control.byoyomi
+        self.stones_left = control.stones
+
+    @property
+    def allowance(self) -> float:
+        """Seconds the next move may take before the flag falls."""
+        if self.in_byoyomi:
+            return self.period_left
+        return self.main_left + (self.control.byoyomi if self.control.stones else 0.0)
+
+    @property
+    def time_left_args(self) -> Tuple[int, int]:
+        """(seconds, stones) for GTP ``time_left``: stones 0 while in main time."""
+        if self.in_byoyomi:
+            return int(self.period_left), self.stones_left
+        return int(self.main_left), 0
+
+    def spend(self, seconds: float) -> None:
+        """Charge a move that took ``seconds`` (the caller has checked it was within the allowance
+        plus its margin; an overrun inside the margin leaves the clock at zero)."""
+        if not self.in_byoyomi:
+            if seconds <= self.main_left or not self.control.stones:
+                self.main_left = max(0.0, self.main_left - seconds)
+                return
+            seconds -= self.main_left
+            self.main_left = 0.0
+            self.in_byoyomi = True
+            self.period_left, self.stones_left = self.control.byoyomi, self.control.stones
+        self.period_left = max(0.0, self.period_left - seconds)
+        self.stones_left -= 1
+        if self.stones_left == 0:
+            self.period_left, self.stones_left = self.control.byoyomi, self.control.stones
+
+
+# --------------------------------------------------------------------------- settings
+@dataclass(frozen=True)
+class GameSettings:
+    """What every game of a match shares. ``move_timeout`` bounds ``genmove`` when there is no
+    clock (None: wait for ever); ``time_margin`` is added to the clock before a hang is declared;
+    ``max_moves`` caps a game's turns (passes included); ``fair_komi`` is the seconds each engine
+    may spend on ``fair_komi`` (None: keep the komi)."""
+
+    variant: str
+    size: int
+    komi: float
+    time_control: Optional[TimeControl] = None
+    move_timeout: Optional[float] = 120.0
+    time_margin: float = 2.0
+    command_timeout: float = DEFAULT_COMMAND_TIMEOUT
+    max_moves: int = 0
+    fair_komi: Optional[float] = None
+    engine_scores: bool = True
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game of the match: its number, who has Black, and the seed of its map."""
+
+    index: int
+    black: str           # "A" or "B"
+    map_seed: int
+
+    @property
+    def white(self) -> str:
+        return "B" if self.black == "A" else "A"
+
+
+@dataclass
+class GameOutcome:
+    """How a game went. ``winner`` is a label or None (draw); ``reason`` a key of the tally;
+    ``detail`` says it in words (it goes into the SGF); ``score`` is the referee's (black,
+    white) count, komi included, when the game was scored; ``faulty`` lists the labels whose engine
+    must be restarted before the next game (those no longer running)."""
+
+    game: Optional[Game]
+    result: str
+    winner: Optional[str]
+    reason: str
+    detail: str
+    move_seconds: Dict[str, List[float]] = field(default_factory=lambda: {"A": [], "B": []})
+    engine_scores: Dict[str, Optional[str]] = field(default_factory=dict)
+    faulty: Tuple[str, ...] = ()
+    komi: Optional[float] = None
+    score: Optional[Tuple[float, float]] = None
+    terrain: Optional[str] = None
+    forts: Tuple[str, ...] = ()
+
+    @property
+    def moves(self) -> int:
+        return len(self.game.moves) if self.game is not None else 0
+
+
+class Forfeit(Exception):
+    """Raised inside a game: ``label``'s engine loses it, for ``reason`` (a tally key)."""
+
+    def __init__(self, label: str, reason: str, detail: str):
+        self.label, self.reason, self.detail = label, reason, detail
+        super().__init__(detail)
+
+
+# --------------------------------------------------------------------------- the game
+class Referee:
+    """Plays one game: ``engines`` maps "A"/"B" to running engines (see ``Seat`` in match.py)."""
+
+    def __init__(self, settings: GameSettings, spec: GameSpec, engines: Dict[str, GtpEngine]):
+        self.settings = settings
+        self.spec = spec
+        self.engines = engines
+        self.label_of = {Color.BLACK: spec.black, Color.WHITE: spec.white}
+        self.game: Optional[Game] = None
+        self.outcome_times: Dict[str, List[float]] = {"A": [], "B": []}
+        self.clocks: Dict[str, Clock] = {}
+        if settings.time_control is not None:
+            self.clocks = {label: Clock(settings.time_control) for label in LABELS}
+
+    # ------------------------------------------------------------- talking
+    def ask(self, label: str, command: str, timeout: Optional[float] = None) -> str:
+        """Send ``command`` to ``label``'s engine; any failure forfeits the game for it."""
+        timeout = self.settings.command_timeout if timeout is None else timeout
+        try:
+            return self.engines[label].send(command, timeout=timeout)
+        except GtpFailure as err:
+            raise Forfeit(label, _FAILURE_REASONS.get(type(err), CRASH),
+                          f"{self._who(label)}: {err}") from err
+
+    def _who(self, label: str) -> str:
+        color = Color.BLACK if self.label_of[Color.BLACK] == label else Color.WHITE
+        return f"{color.word} ({label})"
+
+    def both(self, command: str, timeout: Optional[float] = None) -> None:
+        for label in LABELS:
+            self.ask(label, command, timeout)
+
+    # ------------------------------------------------------------- set-up
+    def set_up(self) -> None:
+        """Bring both engines and the referee to the starting position (module docstring)."""
+        s = self.settings
+        rules = find_rules(s.variant)
+        map_text = generate_map(s.size, self.spec.map_seed).to_text() if rules.has_terrain else None
+        terrain = TerrainMap.from_text(map_text) if map_text is not None else None
+        self.game = Game(rules, s.size, s.komi, terrain=terrain)
+        for label in LABELS:
+            if self.engines[label].known("variant"):
+                self.ask(label, f"variant {rules.name}")
+            self.ask(label, f"boardsize {s.size}")
+            self.ask(label, "clear_board")
+            self.ask(label, f"komi {_komi_text(s.komi)}")
+        if map_text is not None:
+            self.both(f"terrain_load {map_text}")
+            self._place_forts()
+        if s.fair_komi is not None:
+            self._set_fair_komi()
+        if s.time_control is not None:
+            for label in LABELS:
+                if self.engines[label].known("time_settings"):
+                    self.ask(label, s.time_control.gtp)
+
+    def _place_forts(self) -> None:
+        while self.game.fort_turn is not None:
+            color = self.game.fort_turn
+            label = self.label_of[color]
+            answer = self.ask(label, f"genfort {color.word}")
+            point = self._read_vertex(label, answer, "genfort")
+            if point is None:
+                raise Forfeit(label, MALFORMED, f"{self._who(label)} answered genfort with pass")
+            try:
+                self.game.place_fort(color, point)
+            except EngineError as err:
+                raise Forfeit(label, ILLEGAL_MOVE, f"{self._who(label)} placed an illegal fort: {err}") from err
+            other = self.label_of[color.opponent]
+            self.ask(other, f"fort {color.word} {format_vertex(point)}")
+
+    def _set_fair_komi(self) -> None:
+        estimates = []
+        for label in LABELS:
+            if self.engines[label].known("fair_komi"):
+                answer = self.ask(label, f"fair_komi {_komi_text(self.settings.fair_komi)}",
+                                  timeout=self.settings.fair_komi + self.settings.command_timeout)
+                try:
+                    estimates.append(float(answer.split()[0]))
+                except (ValueError, IndexError):
+                    raise Forfeit(label, MALFORMED, f"{self._who(label)} answered fair_komi with {answer!r}") from None
+        if not estimates:
+            return
+        komi = nearest_komi(self.game.rules, sum(estimates) / len(estimates))
+        self.game.set_komi(komi)
+        self.both(f"komi {_komi_text(komi)}")
+
+    # ------------------------------------------------------------- moves
+    def _read_vertex(self, label: str, answer: str, command: str):
+        try:
+            return parse_vertex(answer, self.settings.size)
+        except EngineError:
+            raise Forfeit(label, MALFORMED, f"{self._who(label)} answered {command} with {answer!r}") from None
+
+    def _genmove(self, color: Color) -> Optional[str]:
+        """Ask the engine to move and play it on the referee; returns None, or 'resign'."""
+        label = self.label_of[color]
+        engine = self.engines[label]
+        clock = self.clocks.get(label)
+        if clock is not None:
+            if engine.known("time_left"):
+                seconds, stones = clock.time_left_args
+                self.ask(label, f"time_left {color.word} {seconds} {stones}")
+            timeout = clock.allowance + self.settings.time_margin
+        else:
+            timeout = self.settings.move_timeout
+        started = time.monotonic()
+        try:
+            answer = engine.send(f"genmove {color.word}", timeout=timeout)
+        except EngineTimeout as err:
+            raise Forfeit(label, TIMEOUT, f"{self._who(label)} ran out of time "
+                          f"({timeout:g} s for a move): {err}") from err
+        except GtpFailure as err:
+            raise Forfeit(label, _FAILURE_REASONS.get(type(err), CRASH), f"{self._who(label)}: {err}") from err
+        elapsed = time.monotonic() - started
+        self.outcome_times[label].append(elapsed)
+        if clock is not None:
+            clock.spend(elapsed)
+        if answer.strip().lower() == "resign":
+            return "resign"
+        move = self._read_vertex(label, answer, "genmove")
+        try:
+            self.game.play(color, move)
+        except IllegalMoveError as err:
+            raise Forfeit(label, ILLEGAL_MOVE, f"{self._who(label)} played an illegal move: "
+                          f"{format_vertex(move)} ({err.reason.value})") from err
+        other = self.label_of[color.opponent]
+        self.ask(other, f"play {color.word} {format_vertex(move)}")
+        return None
+
+    def play(self) -> GameOutcome:
+        """Set up and play the game to its end; never raises for an engine's misbehaviour."""
+        try:
+            self.set_up()
+            limit = self.settings.max_moves
+            while not self.game.over:
+                if limit and len(self.game.moves) >= limit:
+                    return self._scored(MOVE_LIMIT, f"move limit of {limit} reached; scored as it stands")
+                color = self.game.to_move
+                if self._genmove(color) == "resign":
+                    label = self.label_of[color]
+                    winner = color.opponent
+                    return self._outcome(f"{winner.letter.upper()}+R", self.label_of[winner], RESIGNATION,
+                                         f"{self._who(label)} resigned")
+            reason = self.game.end_reason
+            return self._scored(reason, reason)
+        except Forfeit as forfeit:
+            return self._forfeited(forfeit)
+
+    # ------------------------------------------------------------- endings
+    def _scored(self, reason: str, detail: str) -> GameOutcome:
+        score = self.game.score()
+        winner = self.label_of[score.winner] if score.winner is not None else None
+        outcome = self._outcome(score.result, winner, reason, detail)
+        outcome.score = (score.black, score.white)
+        if self.settings.engine_scores:
+            outcome.engine_scores = self._engine_scores()
+        return outcome
+
+    def _engine_scores(self) -> Dict[str, Optional[str]]:
+        """Each engine's own ``final_score``, for comparison only (None when it has none)."""
+        scores = {}
+        for label in LABELS:
+            engine = self.engines[label]
+            try:
+                scores[label] = engine.send("final_score", self.settings.command_timeout) \
+                    if engine.known("final_score") else None
+            except GtpCommandError:
+                scores[label] = None
+            except GtpFailure:
+                scores[label] = None
+        return scores
+
+    def _forfeited(self, forfeit: Forfeit) -> GameOutcome:
+        loser = Color.BLACK if self.label_of[Color.BLACK] == forfeit.label else Color.WHITE
+        winner = loser.opponent
+        letter = "T" if forfeit.reason == TIMEOUT else "F"
+        return self._outcome(f"{winner.letter.upper()}+{letter}", self.label_of[winner],
+                             forfeit.reason, forfeit.detail)
+
+    def _outcome(self, result: str, winner: Optional[str], reason: str, detail: str) -> GameOutcome:
+        game = self.game
+        faulty = tuple(label for label in LABELS if not self.engines[label].alive)
+        outcome = GameOutcome(game, result, winner, reason, detail, self.outcome_times, faulty=faulty)
+        if game is not None:
+            outcome.komi = game.komi
+            if game.terrain is not None:
+                outcome.terrain = game.terrain.to_text()
+                outcome.forts = tuple(f"{c.letter} {format_vertex(p)}" for c, p in game.forts)
+        return outcome
+
+
+def nearest_komi(rules, value: float) -> float:
+    """The komi the rules accept that is nearest to ``value`` (multiples of 0.5, then whole and
+    even numbers, for games that only take those)."""
+    for step in (0.5, 1.0, 2.0):
+        komi = round(value / step) * step
+        try:
+            rules.check_komi(komi)
+            return komi
+        except EngineError:
+            continue
+    return rules.default_komi
+
+
+def _komi_text(komi: float) -> str:
+    return f"{komi:g}"
+
+
+def forfeit_before_start(spec: GameSpec, label: str, detail: str) -> GameOutcome:
+    """The outcome of a game that ``label`` loses because its engine could not be started."""
+    winner = "B" if label == "A" else "A"
+    winner_color = "B" if spec.black == winner else "W"
+    return GameOutcome(None, f"{winner_color}+F", winner, START_FAILED, detail, faulty=(label,))
