@@ -1,0 +1,286 @@
+"""Reading an sgfmill tree into a ``Game``: tolerant of real-world files, strict about ours.
+
+Foreign files (Sabaki, GoGui, KGS, OGS, FF[1]-FF[4]) are read as Go unless ``RU`` names one of
+our games: lowercase letters in property names (``AddBlack``), whitespace, ``tt`` passes on
+boards up to 19 and a missing ``SZ`` (19) are fine; ``GM`` other than 1, ``FF`` beyond 4, or a
+board we cannot play are errors. Our own properties are strict: ``VR`` (authoritative over
+``RU``) must name a game; Terrain Go's map (``MT``/``WA``, else the root's ``TR``/``SQ``
+markup) must keep RULES T1 unless ``MP`` says ``custom``; forts (``FB``/``FW``) must be legal
+in placement order; every move of the main line must be legal. Errors are ``SgfError``s naming
+the node (the root is node 0) and the reason.
+
+Setup stones (``AB``/``AW``) are taken from the root and from nodes before the first move. In a
+view export (root ``VV``) every later setup node is a viewer correction: it is checked against
+the true board (a Go viewer's board plus the correction must equal it) and otherwise skipped.
+Setup nodes after the first move of an ordinary file are refused: the games have no way to
+add stones in the middle.
+"""
+
+from typing import List, Optional, Tuple
+
+from gtp_engine.board import MOUNTAIN, PLAIN, WATER
+from gtp_engine.coords import Color, format_vertex
+from gtp_engine.errors import EngineError, IllegalMoveError
+from gtp_engine.game import Game
+from gtp_engine.rules import Go, find_rules
+from gtp_engine.rules.terrain_map import TerrainMap, TerrainParams
+
+from .errors import SgfError
+from .values import parse_params, parse_point, parse_point_list, show
+from .viewer import GoViewer
+from .writer import VIEW_PROPERTY
+
+SUPPORTED_FORMATS = (1, 2, 3, 4)
+MAP_COUNT_KEYS = ("forts", "fort_value")
+MAP_CHECK_KEYS = ("mountains", "water", "groups", "min_group")
+
+
+def node_label(index: int, move_number: Optional[int] = None) -> str:
+    return f"node {index}" if move_number is None else f"node {index} (move {move_number})"
+
+
+def root_text(root, identifier: str) -> Optional[str]:
+    """A root property as text (first value, escapes resolved), None when absent."""
+    if not root.has_property(identifier):
+        return None
+    try:
+        value = root.get(identifier)
+    except ValueError:
+        raise SgfError(f"node 0: unreadable {identifier}[{show(root.get_raw(identifier))}]")
+    return value if isinstance(value, str) else root.get_raw(identifier).decode("ascii", "replace")
+
+
+def is_view_export(root) -> bool:
+    return root.has_property(VIEW_PROPERTY)
+
+
+def check_format(root) -> None:
+    """Refuse files that are not Go or not FF[1]-FF[4]."""
+    for identifier, allowed in (("GM", (1,)), ("FF", SUPPORTED_FORMATS)):
+        if root.has_property(identifier):
+            raw = root.get_raw(identifier).strip()
+            if not raw.isdigit() or int(raw) not in allowed:
+                what = "not a go file" if identifier == "GM" else "unsupported sgf format"
+                raise SgfError(f"node 0: {what}: {identifier}[{show(raw)}]")
+
+
+def rules_of(root) -> type:
+    """VR is authoritative; RU maps to one of our games when it names one; else Go."""
+    variant = root_text(root, "VR")
+    if variant is not None:
+        try:
+            return find_rules(variant)
+        except EngineError as err:
+            raise SgfError(f"node 0: bad VR[{variant}]: {err}")
+    ruleset = root_text(root, "RU")
+    if ruleset:
+        try:
+            return find_rules(ruleset)
+        except EngineError:
+            pass  # a Go ruleset (Japanese, AGA, ...): play Go
+    return Go
+
+
+def komi_of(root) -> float:
+    text = root_text(root, "KM")
+    if text is None or not text.strip():
+        return 0.0
+    try:
+        return float(text.strip())
+    except ValueError:
+        raise SgfError(f"node 0: bad KM[{text}]: not a number")
+
+
+def read_settings(sgf_game) -> Game:
+    """A new game with the root's rules, size, komi and (Terrain Go) map, forts not yet placed."""
+    root = sgf_game.get_root()
+    check_format(root)
+    rules = rules_of(root)
+    size = sgf_game.get_size()
+    komi = komi_of(root)
+    terrain = read_map(root, size) if rules.has_terrain else None
+    if terrain is None:
+        refuse_map_properties(root, rules)
+    try:
+        return Game(rules, size, komi, terrain=terrain)
+    except EngineError as err:
+        raise SgfError(f"node 0: {err}")
+
+
+def refuse_map_properties(root, rules) -> None:
+    for identifier in ("MT", "WA", "FB", "FW", "MP"):
+        if root.has_property(identifier):
+            raise SgfError(f"node 0: {identifier} needs terrain rules, but the game is {rules.name}")
+
+
+def read_map(root, size: int) -> TerrainMap:
+    """Terrain Go's map from MT/WA (else the TR/SQ markup), counts from MP, checked against T1."""
+    try:
+        defaults = TerrainParams.for_size(size)
+    except EngineError as err:
+        raise SgfError(f"node 0: {err}")
+    counts = {"forts": defaults.forts, "fort_value": defaults.fort_value}
+    checks, custom = {}, False
+    if root.has_property("MP"):
+        for key, value in map_params(root):
+            if key == "custom" and value is None:
+                custom = True
+            elif key in MAP_COUNT_KEYS and value is not None and value.isdigit():
+                counts[key] = int(value)
+            elif key in MAP_CHECK_KEYS and value is not None:
+                checks[key] = value
+            else:
+                raise SgfError(f"node 0: bad MP[{root_text(root, 'MP')}]: unknown or bad {key!r}")
+    sources = ("MT", "WA") if root.has_property("MT") or root.has_property("WA") else ("TR", "SQ")
+    kinds = [PLAIN] * (size * size)
+    for identifier, kind in zip(sources, (MOUNTAIN, WATER)):
+        for row, col in points_of(root, identifier, size):
+            if kinds[row * size + col] != PLAIN:
+                raise SgfError(f"node 0: {identifier} point {format_vertex((row, col))} is already terrain")
+            kinds[row * size + col] = kind
+    try:
+        terrain = TerrainMap(size, tuple(kinds), counts["forts"], counts["fort_value"])
+        if not custom:
+            terrain.validate(defaults.with_options({**checks, **{k: str(v) for k, v in counts.items()}}))
+    except EngineError as err:
+        raise SgfError(f"node 0: bad terrain map: {err}")
+    return terrain
+
+
+def map_params(root):
+    try:
+        return parse_params(root_text(root, "MP"))
+    except ValueError as err:
+        raise SgfError(f"node 0: bad MP[{root_text(root, 'MP')}]: {err}")
+
+
+def points_of(node, identifier: str, size: int, index: int = 0, compressed: bool = True):
+    if not node.has_property(identifier):
+        return []
+    try:
+        return parse_point_list(node.get_raw_list(identifier), size, compressed)
+    except ValueError as err:
+        raise SgfError(f"node {index}: bad {identifier}: {err}")
+
+
+def place_forts(game: Game, root) -> None:
+    """FB/FW in placement order: White's first fort, then Black's, alternately (T2)."""
+    lists = {color: points_of(root, ident, game.size, compressed=False)
+             for color, ident in ((Color.BLACK, "FB"), (Color.WHITE, "FW"))}
+    black, white = lists[Color.BLACK], lists[Color.WHITE]
+    if not len(black) <= len(white) <= len(black) + 1:
+        raise SgfError(f"node 0: bad forts: white places first and then alternately, "
+                       f"but FW has {len(white)} and FB {len(black)}")
+    order = []
+    for i, point in enumerate(white):
+        order.append((Color.WHITE, point))
+        if i < len(black):
+            order.append((Color.BLACK, black[i]))
+    for color, point in order:
+        try:
+            game.place_fort(color, point)
+        except EngineError as err:
+            ident = "FB" if color is Color.BLACK else "FW"
+            raise SgfError(f"node 0: bad fort {ident}[{format_vertex(point)}]: {err}")
+
+
+def add_setup(game: Game, node, index: int) -> None:
+    """AB then AW, each in reading order, with the game's placement rules; AE is refused."""
+    if node.has_property("AE") and points_of(node, "AE", game.size, index):
+        raise SgfError(f"{node_label(index)}: AE (remove stones) is not supported before the first move")
+    for color, identifier in ((Color.BLACK, "AB"), (Color.WHITE, "AW")):
+        points = sorted(points_of(node, identifier, game.size, index), key=lambda p: (-p[0], p[1]))
+        for point in points:
+            try:
+                game.add_setup(color, point)
+            except EngineError as err:
+                raise SgfError(f"{node_label(index)}: bad setup stone {identifier}[{format_vertex(point)}]: {err}")
+
+
+def move_of(node, index: int, number: int, size: int):
+    """(colour, point or None) of a node, or None without B/W. ``tt`` passes up to 19x19."""
+    found = [ident for ident in ("B", "W") if node.has_property(ident)]
+    if not found:
+        return None
+    label = node_label(index, number)
+    if len(found) == 2:
+        raise SgfError(f"{label}: a node with both B and W")
+    identifier = found[0]
+    values = node.get_raw_list(identifier)
+    raw = values[0].strip()
+    if len(values) > 1:
+        raise SgfError(f"{label}: {identifier} with {len(values)} values")
+    if raw == b"" or (raw == b"tt" and size <= 19):
+        return Color.parse(identifier), None
+    try:
+        return Color.parse(identifier), parse_point(raw, size)
+    except ValueError as err:
+        raise SgfError(f"{label}: bad move {identifier}[{show(raw)}]: {err}")
+
+
+def replay(sgf_game, move_number: Optional[int] = None) -> Tuple[Game, List[int]]:
+    """The game of the main line, up to but not including ``move_number`` (GTP ``loadsgf``).
+
+    Also returns, for each move played, the index of its node in the main line.
+    """
+    if move_number is not None and move_number < 1:
+        raise SgfError(f"move number must be at least 1, not {move_number}")
+    game = read_settings(sgf_game)
+    root = sgf_game.get_root()
+    if game.terrain is not None:
+        place_forts(game, root)
+    view = is_view_export(root)
+    viewer = GoViewer(game.size) if view else None
+    move_nodes: List[int] = []
+    for index, node in enumerate(main_sequence(sgf_game)):
+        number = len(game.moves) + 1
+        if index == 0 or (not view and node.has_setup_stones() and not game.moves):
+            add_setup(game, node, index)
+            if viewer is not None:
+                viewer.apply(game_setup_lists(game))
+        elif node.has_setup_stones():
+            if viewer is None:
+                raise SgfError(f"{node_label(index)}: setup stones (AB/AW/AE) after the first move "
+                               "are not supported")
+            check_correction(game, viewer, node, index)
+        move = move_of(node, index, number, game.size)
+        if move is None:
+            continue
+        if move_number is not None and number >= move_number:
+            break
+        color, point = move
+        try:
+            game.play(color, point)
+        except IllegalMoveError as err:
+            ident = color.letter.upper()
+            raw = node.get_raw(ident).strip()
+            raise SgfError(f"{node_label(index, number)}: illegal move {ident}[{show(raw)}]: {err.reason.value}")
+        move_nodes.append(index)
+        if viewer is not None and point is not None:
+            viewer.play(color, point)
+    return game, move_nodes
+
+
+def main_sequence(sgf_game):
+    try:
+        return sgf_game.get_main_sequence()
+    except ValueError as err:
+        raise SgfError(f"cannot read the game tree: {err}")
+
+
+def game_setup_lists(game: Game):
+    black = [p for color, p in game.setup if color is Color.BLACK]
+    white = [p for color, p in game.setup if color is Color.WHITE]
+    return black, white, []
+
+
+def check_correction(game: Game, viewer: GoViewer, node, index: int) -> None:
+    """A view export's setup node must turn a Go viewer's board into the true board."""
+    lists = tuple(points_of(node, ident, game.size, index) for ident in ("AB", "AW", "AE"))
+    viewer.apply(lists)
+    black, white, empty = viewer.correction_to(game.position)
+    wrong = black + white + empty
+    if wrong:
+        where = " ".join(format_vertex(p) for p in sorted(wrong, key=lambda p: (-p[0], p[1])))
+        raise SgfError(f"{node_label(index)}: view correction does not give the true board at {where} "
+                       "(an edited view export? convert it with 'sgftool record')")

@@ -1,0 +1,181 @@
+"""``SgfRecord``: a game loaded from SGF together with its tree, written back without losing data.
+
+Writing regenerates what we manage (settings, setup, map, forts, the main line's moves, our
+comments, the view corrections) from the game, and keeps everything else from the source tree:
+unknown and unmanaged properties of the root and of every main-line node whose move the game
+still has, nodes without a move (their properties join the node before them), and variations.
+Text in another encoding is converted to UTF-8. The source's ``RE`` is kept when the game
+still has exactly the file's moves and no result is given (a resignation, or a result scored
+under other rules, stays as recorded).
+"""
+
+from typing import Dict, List, Optional
+
+from sgfmill import sgf, sgf_grammar
+
+from .errors import SgfError
+from .reader import is_view_export, replay, root_text
+from .values import show
+from .writer import VIEW_NOTICE, WriteOptions, build_tree
+
+MANAGED = frozenset(("B", "W", "AB", "AW", "AE"))
+MANAGED_ROOT = MANAGED | {"HA", "MT", "WA", "FB", "FW", "MP", "VV"}
+VIEW_MARKUP = frozenset(("TR", "SQ", "LB"))
+MAX_SIZE_SGFMILL = 26
+
+
+def parse(data: bytes) -> sgf.Sgf_game:
+    """The first game of SGF data as an sgfmill tree; SgfError for anything unreadable."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise SgfError(f"sgf data must be bytes, not {type(data).__name__}")
+    try:
+        coarse = sgf_grammar.parse_sgf_game(bytes(data))
+    except ValueError as err:
+        raise SgfError(f"cannot parse sgf: {str(err).lower()}")
+    size_values = coarse.sequence[0].get("SZ")
+    if size_values:
+        raw = size_values[0].strip()
+        if not raw.isdigit() or not 1 <= int(raw) <= MAX_SIZE_SGFMILL:
+            raise SgfError(f"node 0: bad SZ[{show(raw)}]: not a square board size we can play")
+        size_values[0] = raw
+    try:
+        return sgf.Sgf_game.from_coarse_game_tree(coarse)
+    except (ValueError, LookupError) as err:
+        raise SgfError(f"node 0: {str(err).lower()}")
+
+
+class SgfRecord:
+    """A game and, when it was loaded, the SGF tree it came from.
+
+    ``game`` is the replayed main line (change it freely: ``to_bytes`` writes its current
+    state). ``is_view`` says the source was a view export.
+    """
+
+    def __init__(self, game, source: Optional[sgf.Sgf_game] = None, move_nodes: Optional[List[int]] = None):
+        self.game = game
+        self._source = source
+        self._move_nodes = move_nodes or []
+
+    @classmethod
+    def from_bytes(cls, data: bytes, move_number: Optional[int] = None) -> "SgfRecord":
+        """Load SGF data, replaying the main line up to but not including ``move_number``.
+
+        Raises SgfError naming the node and the reason for anything unreadable or illegal.
+        """
+        source = parse(data)
+        game, move_nodes = replay(source, move_number)
+        return cls(game, source, move_nodes)
+
+    @property
+    def is_view(self) -> bool:
+        return self._source is not None and is_view_export(self._source.get_root())
+
+    def root_property(self, identifier: str) -> Optional[str]:
+        """A root property of the source as text (``PB``, ``RE``, ``DT``...), None when absent."""
+        if self._source is None:
+            return None
+        return root_text(self._source.get_root(), identifier)
+
+    @property
+    def result(self) -> Optional[str]:
+        """The source's ``RE``, None when absent or not loaded from a file."""
+        return self.root_property("RE")
+
+    def to_bytes(self, **options) -> bytes:
+        """The game as SGF (options as for ``game_to_sgf``), keeping the source's other data."""
+        options = WriteOptions(**options)
+        tree, computed = build_tree(self.game, options)
+        if self._source is not None:
+            _Merger(self._source, self._move_nodes, self.game, tree, computed, options).run()
+        return tree.serialise()
+
+
+class _Merger:
+    """Carries the source's unmanaged properties and variations over to a freshly written tree."""
+
+    def __init__(self, source, move_nodes, game, tree, computed_result: bool, options: WriteOptions):
+        self.source, self.tree = source, tree
+        self.old_view = is_view_export(source.get_root())
+        encoding = source.get_root().get_encoding()
+        self.transcode = None if encoding.upper() in ("UTF-8", "UTF8") else encoding
+        old_nodes = source.get_main_sequence()
+        self.old_nodes = old_nodes
+        self.old_moves = {index: number for number, index in enumerate(move_nodes, 1)}
+        total = sum(1 for node in old_nodes if node.has_property("B") or node.has_property("W"))
+        self.matched = self._matched_moves(move_nodes, game)
+        self.full = self.matched == len(game.moves) == total
+        self.keep_old_result = self.full and options.result is None and (computed_result or not game.over)
+
+    def _matched_moves(self, move_nodes, game) -> int:
+        """How many leading moves of the game are the source's moves (the rest were changed)."""
+        from .reader import move_of
+        matched = 0
+        for number, (index, record) in enumerate(zip(move_nodes, game.moves), 1):
+            if move_of(self.old_nodes[index], index, number, game.size) != (record.color, record.point):
+                break
+            matched = number
+        return matched
+
+    def run(self) -> None:
+        new_moves = [node for node in self.tree.get_main_sequence()[1:]
+                     if node.has_property("B") or node.has_property("W")]
+        target = self.tree.get_root()
+        self.copy_properties(self.old_nodes[0], target, root=True)
+        self.copy_variations(self.old_nodes[0], target, 1)
+        for index in range(1, len(self.old_nodes)):
+            old = self.old_nodes[index]
+            number = self.old_moves.get(index)
+            if number is not None:
+                if number > self.matched:
+                    return
+                target = new_moves[number - 1]
+            elif old.has_property("B") or old.has_property("W"):
+                return  # a move beyond the loaded part
+            if not (self.old_view and old.has_setup_stones()):
+                self.copy_properties(old, target, root=False)
+            self.copy_variations(old, target, index + 1)
+
+    def copy_properties(self, old, new, root: bool) -> None:
+        managed = MANAGED_ROOT if root else MANAGED | (VIEW_MARKUP if self.old_view else frozenset())
+        for identifier in old.properties():
+            if identifier in managed:
+                continue
+            if identifier == "C":
+                self.merge_comment(old, new)
+            elif identifier == "RE" and root:
+                if self.keep_old_result or (not new.has_property("RE") and self.full):
+                    new.set_raw_list("RE", self.values(old, "RE"))
+            elif not new.has_property(identifier):
+                new.set_raw_list(identifier, self.values(old, identifier))
+
+    def merge_comment(self, old, new) -> None:
+        try:
+            old_text = old.get("C").replace(VIEW_NOTICE, "").strip()
+        except ValueError:
+            if not new.has_property("C"):
+                new.set_raw_list("C", self.values(old, "C"))
+            return
+        if not old_text:
+            return
+        new_text = new.get("C") if new.has_property("C") else ""
+        if new_text in old_text:
+            new.set("C", old_text)
+        elif old_text not in new_text:
+            new.set("C", old_text + "\n\n" + new_text)
+
+    def values(self, node, identifier: str) -> List[bytes]:
+        raw = node.get_raw_list(identifier)
+        if self.transcode is None:
+            return list(raw)
+        return [value.decode(self.transcode, "replace").encode("utf-8") for value in raw]
+
+    def copy_variations(self, old, new, main_index: int) -> None:
+        """Copy every child of ``old`` except the main line's next node, with its subtree."""
+        main_child = self.old_nodes[main_index] if main_index < len(self.old_nodes) else None
+        stack = [(child, new) for child in reversed(list(old)) if child is not main_child]
+        while stack:
+            node, parent = stack.pop()
+            copy = parent.new_child()
+            for identifier in node.properties():
+                copy.set_raw_list(identifier, self.values(node, identifier))
+            stack.extend((child, copy) for child in reversed(list(node)))
