@@ -1,0 +1,222 @@
+"""The command line: ``python -m gtp_engine`` and ``vargo`` take the same options.
+
+Options are checked in two steps. What can be checked without the rules core (numbers,
+vertex syntax, a readable ``--setup`` file) is checked before the first command is read. The
+game itself (rules, size, komi, map, forts) is built in a background thread, because the rules
+core imports numba, which takes longer than a controller should wait for ``name``. Any bad
+option ends the process with a message on stderr and exit code 2, before or shortly after the
+first answers.
+
+Everything about the game follows from the command line alone, deterministically: GoGui starts
+a second process as the ruler with the same command line and never sends it ``boardsize``,
+``komi`` or set-up commands.
+"""
+
+import argparse
+import logging
+import math
+import os
+import re
+import sys
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import List, Optional, Sequence
+
+from . import NAME, __version__
+from .errors import EngineError
+
+USAGE_ERROR = 2
+_VERTEX = re.compile(r"[A-HJ-Za-hj-z][0-9]{1,2}")
+
+
+def _positive_int(text: str) -> int:
+    if not re.fullmatch(r"[0-9]{1,9}", text) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, not {text!r}")
+    return int(text)
+
+
+def _seed(text: str) -> int:
+    if not re.fullmatch(r"[0-9]{1,18}", text):
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, not {text!r}")
+    return int(text)
+
+
+def _size(text: str) -> int:
+    if not re.fullmatch(r"[0-9]{1,2}", text) or not 2 <= int(text) <= 25:
+        raise argparse.ArgumentTypeError(f"must be a board size from 2 to 25, not {text!r}")
+    return int(text)
+
+
+def _finite(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, not {text!r}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = _finite(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text!r}")
+    return value
+
+
+def _forts(text: str):
+    """``auto`` or a comma-separated list of vertices."""
+    if text.lower() == "auto":
+        return "auto"
+    vertices = [v.strip() for v in text.split(",")]
+    bad = [v for v in vertices if not _VERTEX.fullmatch(v)]
+    if bad:
+        raise argparse.ArgumentTypeError(f"must be 'auto' or vertices like D4,Q16, not {bad[0]!r}")
+    return vertices
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=NAME, description="A GTP engine for Go, Loose, Goncrete, Disto and Terrain Go. "
+        "Speaks GTP on stdin/stdout; logs go to stderr.")
+    parser.add_argument("--variant", metavar="NAME",
+                        help="rules: go, loose, goncrete, disto or terrain (default go, or the "
+                        "rules of --setup)")
+    parser.add_argument("--size", type=_size, metavar="N", help="board size (default 19)")
+    parser.add_argument("--komi", type=_finite, metavar="K",
+                        help="komi (default: the game's, RULES C7; must fit RULES C6)")
+    parser.add_argument("--playouts", type=_positive_int, metavar="N",
+                        help="playouts per move, fixed (for the search player)")
+    parser.add_argument("--time", type=_positive_float, metavar="SECONDS",
+                        help="seconds per move when the controller sets no time control")
+    parser.add_argument("--seed", type=_seed, default=0, metavar="S",
+                        help="seed of every random choice of the engine: moves, forts (default 0)")
+    parser.add_argument("--threads", type=_positive_int, default=1, metavar="N",
+                        help="search threads where supported (default 1)")
+    parser.add_argument("--resign", action="store_true",
+                        help="let genmove answer 'resign' when the position is hopeless")
+    parser.add_argument("--log-level", default="warning",
+                        choices=["debug", "info", "warning", "error"], type=str.lower,
+                        help="how much goes to stderr (default warning)")
+    parser.add_argument("--terrain-seed", type=_seed, default=0, metavar="S",
+                        help="Terrain Go: seed of the generated map (default 0)")
+    parser.add_argument("--forts", type=_forts, metavar="auto|V,V,...",
+                        help="Terrain Go: place the forts at start-up, 'auto' (the engine "
+                        "chooses, from --seed) or vertices placed in turn, White first")
+    parser.add_argument("--setup", metavar="FILE.sgf",
+                        help="start from the rules, map, forts, set-up stones and komi of an SGF "
+                        "file (its moves are not played)")
+    parser.add_argument("--version", action="version", version=f"{NAME} {__version__}")
+    return parser
+
+
+@dataclass(frozen=True)
+class Options:
+    """The parsed command line (``parse_options``)."""
+
+    variant: Optional[str]
+    size: Optional[int]
+    komi: Optional[float]
+    playouts: Optional[int]
+    time: Optional[float]
+    seed: int
+    threads: int
+    resign: bool
+    log_level: str
+    terrain_seed: int
+    forts: object
+    setup: Optional[str]
+    setup_data: Optional[bytes]
+
+    def engine_settings(self):
+        from .gtp.engine import EngineSettings
+        return EngineSettings(seed=self.seed, playouts=self.playouts, move_time=self.time,
+                              threads=self.threads, resign=self.resign,
+                              forts_auto=self.forts == "auto")
+
+
+def parse_options(argv: Optional[Sequence[str]] = None) -> Options:
+    """Parse and check the cheap things; exits with code 2 (argparse's way) on bad options."""
+    parser = build_parser()
+    ns = parser.parse_args(argv)
+    setup_data = None
+    if ns.setup is not None:
+        try:
+            with open(ns.setup, "rb") as f:
+                setup_data = f.read()
+        except OSError as err:
+            parser.error(f"argument --setup: cannot read {ns.setup!r}: {(err.strerror or 'error').lower()}")
+    return Options(ns.variant, ns.size, ns.komi, ns.playouts, ns.time, ns.seed, ns.threads,
+                   ns.resign, ns.log_level, ns.terrain_seed, ns.forts, ns.setup, setup_data)
+
+
+def build_game(options: Options):
+    """The starting game the options describe. EngineError when they do not fit together."""
+    from .coords import Color, parse_vertex
+    from .errors import RulesError
+    from .game import Game
+    from .rules import find_rules
+    if options.setup_data is not None:
+        import sgf
+        game = sgf.game_from_sgf(options.setup_data, 1)  # before move 1: the set-up only
+        if options.variant is not None and find_rules(options.variant) is not game.rules:
+            raise RulesError(f"--variant {options.variant} does not match the rules of "
+                             f"{options.setup} ({game.rules.name})")
+        if options.size is not None and options.size != game.size:
+            raise RulesError(f"--size {options.size} does not match {options.setup} "
+                             f"({game.size}x{game.size})")
+        if options.komi is not None:
+            game.set_komi(options.komi)
+    else:
+        game = Game(options.variant or "go", options.size, options.komi,
+                    terrain_seed=options.terrain_seed)
+    if options.forts == "auto":
+        from .search.forts import auto_forts
+        auto_forts(game, options.seed)
+    elif options.forts:
+        if game.terrain is None:
+            raise RulesError(f"--forts needs terrain, and {game.rules.name} has none")
+        for index, text in enumerate(options.forts):
+            game.place_fort(Color.WHITE if index % 2 == 0 else Color.BLACK,
+                            parse_vertex(text, game.size))
+    return game
+
+
+def _build_in_background(options: Options) -> Future:
+    """Build the game in a thread; a failure is a usage error that ends the process."""
+    future: Future = Future()
+
+    def run():
+        try:
+            from . import board
+            warmup = getattr(board, "start_warmup", None)
+            if warmup is not None:
+                warmup()
+            future.set_result(build_game(options))
+        except EngineError as err:  # options that do not fit together
+            sys.stderr.write(f"{NAME}: error: {err}\n")
+            sys.stderr.flush()
+            os._exit(USAGE_ERROR)
+        except BaseException as err:  # a bug: report it, and let waiting commands see it
+            logging.getLogger(__name__).exception("building the game failed")
+            future.set_exception(err)
+
+    threading.Thread(target=run, name="build-game", daemon=True).start()
+    return future
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run a GTP session on stdin/stdout; returns the exit code."""
+    options = parse_options(argv)
+    logging.basicConfig(stream=sys.stderr, level=options.log_level.upper(),
+                        format=f"{NAME} %(levelname)s %(name)s: %(message)s")
+    from .gtp import GtpEngine, serve
+    out = sys.stdout.buffer
+    sys.stdout = sys.stderr  # whatever prints by mistake must not corrupt the protocol
+    engine = GtpEngine(_build_in_background(options), options.engine_settings())
+    try:
+        serve(engine, sys.stdin.buffer, out)
+    except BrokenPipeError:
+        pass
+    return 0

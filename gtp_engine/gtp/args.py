@@ -1,0 +1,67 @@
+"""Reading command arguments: counts, numbers, colours, vertices. Every failure is a GtpError
+with a lowercase message that quotes the input."""
+
+import math
+import re
+from typing import List, Optional, Sequence
+
+from .errors import GtpError
+
+_INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
+
+
+def expect(args: Sequence[str], low: int, high: Optional[int] = None, usage: str = "") -> None:
+    """Refuse unless ``low <= len(args) <= high`` (``high`` None: exactly ``low``; -1: no limit)."""
+    high = low if high is None else high
+    if len(args) < low or (high >= 0 and len(args) > high):
+        raise GtpError(f"wrong number of arguments: expected {usage}" if usage
+                       else "wrong number of arguments")
+
+
+def parse_int(text: str, what: str, low: Optional[int] = None, high: Optional[int] = None) -> int:
+    """A decimal integer of at most 18 digits, optionally within ``[low, high]``."""
+    if not _INTEGER.fullmatch(text):
+        raise GtpError(f"{what} must be an integer, not {text!r}")
+    value = int(text)
+    if (low is not None and value < low) or (high is not None and value > high):
+        if low is None:
+            raise GtpError(f"{what} must be at most {high}, not {text!r}")
+        bounds = f"at least {low}" if high is None else f"from {low} to {high}"
+        raise GtpError(f"{what} must be {bounds}, not {text!r}")
+    return value
+
+
+def parse_float(text: str, what: str, low: Optional[float] = None) -> float:
+    """A finite decimal number (no ``nan``/``inf``), optionally at least ``low``."""
+    try:
+        value = float(text) if len(text) < 40 else math.nan
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise GtpError(f"{what} must be a finite number, not {text!r}")
+    if low is not None and value < low:
+        raise GtpError(f"{what} must be at least {low:g}, not {text!r}")
+    return value
+
+
+def parse_color(text: str):
+    from ..coords import Color
+    return Color.parse(text)
+
+
+def parse_move(text: str, size: int):
+    from ..coords import parse_vertex
+    return parse_vertex(text, size)
+
+
+def parse_point(text: str, size: int):
+    """A vertex that is not ``pass``."""
+    move = parse_move(text, size)
+    if move is None:
+        raise GtpError(f"a point is needed here, not {text!r}")
+    return move
+
+
+def format_vertices(points) -> str:
+    from ..coords import format_vertex
+    return " ".join(format_vertex(p) for p in points)

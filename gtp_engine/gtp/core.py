@@ -1,0 +1,312 @@
+"""The standard GTP v2 commands, and the common extensions ``printsgf``, ``kgs-time_settings``,
+``kgs-genmove_cleanup`` and ``cputime``."""
+
+import logging
+import time
+
+from ..errors import EngineError
+from .args import (expect, format_vertices, parse_color, parse_float, parse_int, parse_move,
+                   parse_point)
+from .drawing import draw_board
+from .engine import TimeControl, TimeLeft
+from .errors import GtpError, GtpQuit
+from .table import CommandTable
+
+TABLE = CommandTable("core")
+log = logging.getLogger(__name__)
+
+
+# ----------------------------------------------------------------- administration
+@TABLE.query("protocol_version")
+def protocol_version(engine, args):
+    return engine.protocol_version
+
+
+@TABLE.query("name")
+def name(engine, args):
+    return engine.name
+
+
+@TABLE.query("version")
+def version(engine, args):
+    return engine.version
+
+
+@TABLE.query("known_command")
+def known_command(engine, args):
+    expect(args, 1, usage="known_command COMMAND")
+    return "true" if args[0] in engine.handlers else "false"
+
+
+@TABLE.query("list_commands")
+def list_commands(engine, args):
+    return "\n".join(engine.command_names())
+
+
+@TABLE.query("quit")
+def quit_(engine, args):
+    raise GtpQuit()
+
+
+@TABLE.query("cputime")
+def cputime(engine, args):
+    return f"{time.process_time():.3f}"
+
+
+# ----------------------------------------------------------------- setup
+@TABLE.command("boardsize")
+def boardsize(engine, args):
+    """Keeps komi, rules and (for the same size) the map and forts: Sabaki sends it on every sync."""
+    expect(args, 1, usage="boardsize SIZE")
+    size = parse_int(args[0], "board size", 1, 99)
+    engine.game.set_size(size)
+    engine.place_auto_forts()
+    return ""
+
+
+@TABLE.command("clear_board")
+def clear_board(engine, args):
+    engine.game.clear()
+    return ""
+
+
+@TABLE.command("komi")
+def komi(engine, args):
+    expect(args, 1, usage="komi KOMI")
+    engine.game.set_komi(parse_float(args[0], "komi"))
+    return ""
+
+
+def _handicap_count(engine, text):
+    return parse_int(text, "number of handicap stones", 2, engine.game.size ** 2 - 1)
+
+
+@TABLE.command("fixed_handicap")
+def fixed_handicap(engine, args):
+    from .handicap import fixed_handicap_points
+    expect(args, 1, usage="fixed_handicap STONES")
+    game = engine.game
+    _require_handicap(game)
+    points = fixed_handicap_points(game.size, _handicap_count(engine, args[0]))
+    game.place_handicap(points)
+    return format_vertices(points)
+
+
+@TABLE.command("place_free_handicap")
+def place_free_handicap(engine, args):
+    """The fixed points where they exist and are legal, then random legal points."""
+    from .handicap import fixed_handicap_points, max_fixed_handicap
+    expect(args, 1, usage="place_free_handicap STONES")
+    game = engine.game
+    _require_handicap(game)
+    stones = _handicap_count(engine, args[0])
+    from ..coords import Color
+    preferred = fixed_handicap_points(game.size, min(stones, max_fixed_handicap(game.size))) \
+        if max_fixed_handicap(game.size) >= 2 else []
+    chosen = [p for p in preferred if game.illegal_reason(Color.BLACK, p) is None][:stones]
+    others = [p for p in game.legal_moves(Color.BLACK) if p not in chosen]
+    engine.rng.shuffle(others)
+    for point in others:
+        if len(chosen) == stones:
+            break
+        if chosen:  # a lone point is legal on the empty board; later ones must fit with the rest
+            try:
+                game.copy().place_handicap(chosen + [point])
+            except EngineError:
+                continue
+        chosen.append(point)
+    if len(chosen) < stones:
+        raise GtpError(f"cannot place {stones} handicap stones on this board")
+    game.place_handicap(chosen)
+    return format_vertices(chosen)
+
+
+@TABLE.command("set_free_handicap")
+def set_free_handicap(engine, args):
+    expect(args, 2, -1, usage="set_free_handicap VERTEX VERTEX ...")
+    game = engine.game
+    _require_handicap(game)
+    points = [parse_point(a, game.size) for a in args]
+    game.place_handicap(points)
+    return ""
+
+
+def _require_handicap(game):
+    """Check the board first, so that the error names the real cause before counting stones."""
+    if not game.rules.allows_handicap:
+        raise GtpError(f"{game.rules.name} has no handicap")
+    if game.moves or game.setup:
+        raise GtpError("board not empty")
+
+
+# ----------------------------------------------------------------- play
+@TABLE.command("play")
+def play(engine, args):
+    expect(args, 2, usage="play COLOR VERTEX")
+    game = engine.game
+    game.play(parse_color(args[0]), parse_move(args[1], game.size))
+    return ""
+
+
+@TABLE.command("undo")
+def undo(engine, args):
+    expect(args, 0)
+    engine.game.undo()
+    return ""
+
+
+def _generate(engine, args, commit: bool) -> str:
+    from ..coords import format_vertex
+    from ..search.random_player import choose_move, is_hopeless
+    expect(args, 1, usage="genmove COLOR")
+    color = parse_color(args[0])
+    game = engine.game
+    if game.fort_turn is not None:
+        raise GtpError(f"forts are not all placed: {game.fort_turn.word} places the next one "
+                       "(use fort or genfort)")
+    move = choose_move(game, color, engine.rng)
+    if move is None and engine.settings.resign and is_hopeless(game, color):
+        return "resign"
+    if commit:
+        reason = game.illegal_reason(color, move)
+        if reason is None:
+            game.play(color, move)
+        else:  # a pass the rules refuse (repeated pass, game over) changes nothing: say pass
+            log.info("genmove %s: pass not recorded (%s)", color.word, reason.value)
+    return format_vertex(move)
+
+
+@TABLE.command("genmove")
+def genmove(engine, args):
+    return _generate(engine, args, commit=True)
+
+
+@TABLE.command("kgs-genmove_cleanup")
+def genmove_cleanup(engine, args):
+    return _generate(engine, args, commit=True)
+
+
+@TABLE.command("reg_genmove")
+def reg_genmove(engine, args):
+    return _generate(engine, args, commit=False)
+
+
+# ----------------------------------------------------------------- views and results
+@TABLE.query("showboard")
+def showboard(engine, args):
+    return draw_board(engine.game)
+
+
+@TABLE.query("final_score")
+def final_score(engine, args):
+    return engine.game.score().result
+
+
+@TABLE.query("final_status_list")
+def final_status_list(engine, args):
+    """``dead``: the game's dead stones (Disto's meals); ``alive``: every other stone; ``seki``:
+    none (area scoring needs no seki status)."""
+    from ..coords import reading_order
+    expect(args, 1, usage="final_status_list alive|dead|seki")
+    status = args[0].lower()
+    game = engine.game
+    if status not in ("alive", "dead", "seki"):
+        raise GtpError(f"invalid status: {args[0]!r} (alive, dead or seki)")
+    if status == "seki":
+        return ""
+    dead = set(game.dead_stones())
+    if status == "dead":
+        return format_vertices(reading_order(dead))
+    size, position = game.size, game.position
+    stones = [(r, c) for r in range(size) for c in range(size) if position.stone_at((r, c))]
+    return format_vertices(reading_order(p for p in stones if p not in dead))
+
+
+# ----------------------------------------------------------------- time
+@TABLE.command("time_settings")
+def time_settings(engine, args):
+    expect(args, 3, usage="time_settings MAIN_TIME BYO_YOMI_TIME BYO_YOMI_STONES")
+    main = parse_float(args[0], "main time", 0)
+    byo = parse_float(args[1], "byo-yomi time", 0)
+    stones = parse_int(args[2], "byo-yomi stones", 0)
+    if stones > 0:
+        system = "canadian"
+    elif byo > 0 or main == 0:  # GTP: byo-yomi time without stones means no time limit
+        system = "none"
+    else:
+        system = "absolute"
+    engine.time_control = TimeControl(system, main, byo, stones, 0)
+    engine.time_left = {}
+    return ""
+
+
+@TABLE.command("kgs-time_settings")
+def kgs_time_settings(engine, args):
+    """``none`` | ``absolute MAIN`` | ``byoyomi MAIN PERIOD_TIME PERIODS`` |
+    ``canadian MAIN BYO_YOMI_TIME STONES``."""
+    usage = "kgs-time_settings none|absolute|byoyomi|canadian ..."
+    expect(args, 1, 4, usage=usage)
+    system = args[0].lower()
+    counts = {"none": 1, "absolute": 2, "byoyomi": 4, "canadian": 4}
+    if system not in counts:
+        raise GtpError(f"unknown time system: {args[0]!r} (none, absolute, byoyomi, canadian)")
+    if len(args) != counts[system]:
+        raise GtpError(f"{system} takes {counts[system] - 1} arguments, not {len(args) - 1}")
+    main = parse_float(args[1], "main time", 0) if len(args) > 1 else 0.0
+    byo = parse_float(args[2], "byo-yomi time", 0) if len(args) > 2 else 0.0
+    count = parse_int(args[3], "periods" if system == "byoyomi" else "byo-yomi stones", 0) \
+        if len(args) > 3 else 0
+    if system == "byoyomi":
+        engine.time_control = TimeControl(system, main, byo, 1, count)
+    else:
+        engine.time_control = TimeControl(system, main, byo, count, 0)
+    engine.time_left = {}
+    return ""
+
+
+@TABLE.command("time_left")
+def time_left(engine, args):
+    expect(args, 3, usage="time_left COLOR TIME STONES")
+    color = parse_color(args[0])
+    seconds = parse_float(args[1], "time left", None)
+    stones = parse_int(args[2], "stones", 0)
+    engine.time_left = {**engine.time_left, color: TimeLeft(seconds, stones)}
+    return ""
+
+
+# ----------------------------------------------------------------- files
+@TABLE.command("loadsgf")
+def loadsgf(engine, args):
+    """``loadsgf FILE [MOVE_NUMBER]``: the game of the file, before move MOVE_NUMBER (counted
+    from 1, as GTP says) or after the whole main line."""
+    import sgf
+    expect(args, 1, 2, usage="loadsgf FILE [MOVE_NUMBER]")
+    move_number = parse_int(args[1], "move number", 1) if len(args) == 2 else None
+    data = _read_file(args[0])
+    engine.game = sgf.game_from_sgf(data, move_number)
+    return ""
+
+
+@TABLE.query("printsgf")
+def printsgf(engine, args):
+    """The game as SGF; with a file name, written there instead (as GNU Go does)."""
+    import sgf
+    expect(args, 0, 1, usage="printsgf [FILE]")
+    data = sgf.game_to_sgf(engine.game)
+    if args:
+        try:
+            with open(args[0], "wb") as f:
+                f.write(data)
+        except OSError as err:
+            raise GtpError(f"cannot write {args[0]!r}: {err.strerror.lower()}") from err
+        return ""
+    return data.decode("utf-8", "replace")
+
+
+def _read_file(path: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as err:
+        reason = (err.strerror or "unreadable").lower()
+        raise GtpError(f"cannot read {path!r}: {reason}") from err

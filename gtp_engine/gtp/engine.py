@@ -1,0 +1,176 @@
+"""``GtpEngine``: the session behind the protocol, and ``run_command``.
+
+The session is the game (``gtp_engine.game.Game``, the single source of truth), the engine's
+settings from the command line, the time control the controller announced, and a random
+generator seeded for reproducible play. ``run_command(name, args)`` is the whole protocol seen
+from inside (tests and in-process channels call it directly); ``execute`` wraps it for the
+stream server with the error contract:
+
+- ``GtpError`` (and every ``EngineError`` from below, its message passed through) answers
+  ``? message``;
+- any other exception answers ``? internal error: ...`` and prints the traceback on stderr;
+- after any failure the session is exactly as before the command: state-changing handlers run
+  on a snapshot that is restored when they raise.
+
+The game may be built in the background (``game_factory`` as a ``concurrent.futures.Future``)
+so that ``name`` and the other queries that need no game answer before numba is even imported.
+"""
+
+import logging
+import random
+import sys
+import traceback
+from concurrent.futures import Future
+from dataclasses import dataclass, field, replace
+from typing import Dict, List, Optional, Tuple, Union
+
+from .. import NAME, __version__
+from ..errors import EngineError
+from .errors import GtpError, GtpFatalError, GtpQuit
+from .table import CommandTable, Handler
+
+log = logging.getLogger(__name__)
+
+PROTOCOL_VERSION = "2"
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    """How the engine plays, from the command line (see ``cli``).
+
+    ``forts_auto``: after a command that leaves a Terrain Go map without forts because the board
+    changed (``boardsize`` to a new size, ``variant``), the engine places them itself, as at
+    start-up, so that ``--forts auto`` keeps every process of a GoGui session in step.
+    """
+
+    seed: int = 0
+    playouts: Optional[int] = None
+    move_time: Optional[float] = None
+    threads: int = 1
+    resign: bool = False
+    forts_auto: bool = False
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """The time system the controller announced (``time_settings``, ``kgs-time_settings``).
+
+    ``system`` is ``none``, ``absolute``, ``byoyomi`` or ``canadian``; times in seconds.
+    ``byo_yomi_stones`` is stones per period (Canadian) and ``periods`` the number of periods
+    (Japanese byo-yomi). Main time 0 with byo-yomi time 0 and stones 0 means no limit (GTP).
+    """
+
+    system: str = "none"
+    main_time: float = 0.0
+    byo_yomi_time: float = 0.0
+    byo_yomi_stones: int = 0
+    periods: int = 0
+
+
+@dataclass(frozen=True)
+class TimeLeft:
+    """The last ``time_left`` for one colour: seconds, and stones (or periods) left in byo-yomi."""
+
+    seconds: float
+    stones: int
+
+
+class GtpEngine:
+    """A GTP session over one game. See the module docstring."""
+
+    def __init__(self, game, settings: EngineSettings = EngineSettings(),
+                 tables: Optional[List[CommandTable]] = None):
+        self._game_source = game
+        self._game = None if isinstance(game, Future) else game
+        self.settings = settings
+        self.rng = random.Random(settings.seed)
+        self.time_control = TimeControl()
+        self.time_left: Dict = {}
+        if tables is None:
+            from . import core, extensions, gogui
+            tables = [core.TABLE, extensions.TABLE, gogui.TABLE]
+        self.handlers: Dict[str, Handler] = {}
+        for table in tables:
+            for name, handler in table.handlers.items():
+                if name in self.handlers:
+                    raise ValueError(f"command {name!r} is in two tables")
+                self.handlers[name] = handler
+
+    # ----------------------------------------------------------------- identity
+    name = NAME
+    version = __version__
+    protocol_version = PROTOCOL_VERSION
+
+    # ----------------------------------------------------------------- the game
+    @property
+    def game(self):
+        """The game; waits for a game still being built in the background."""
+        if self._game is None:
+            self._game = self._game_source.result()
+        return self._game
+
+    @game.setter
+    def game(self, game) -> None:
+        self._game = game
+
+    # ----------------------------------------------------------------- commands
+    def command_names(self) -> List[str]:
+        return sorted(self.handlers)
+
+    def run_command(self, name: str, args: List[str]) -> str:
+        """Run one command and return its answer text; raise GtpError (or GtpQuit) otherwise.
+
+        EngineErrors become GtpErrors; a failed state-changing command is rolled back.
+        Unexpected exceptions propagate (``execute`` reports them), after the rollback.
+        """
+        handler = self.handlers.get(name)
+        if handler is None:
+            raise GtpError(f"unknown command: {name!r}")
+        snapshot = self._snapshot() if handler.changes_state else None
+        try:
+            return handler.function(self, list(args))
+        except GtpQuit:
+            raise
+        except EngineError as err:
+            self._restore(snapshot)
+            raise GtpError(str(err)) from err
+        except BaseException:
+            self._restore(snapshot)
+            raise
+
+    def execute(self, name: str, args: List[str]) -> Tuple[bool, str]:
+        """``run_command`` for the stream server: ``(success, text)``; GtpQuit and GtpFatalError
+        propagate with their message."""
+        try:
+            return True, self.run_command(name, args)
+        except (GtpQuit, GtpFatalError):
+            raise
+        except GtpError as err:
+            return False, str(err)
+        except Exception as err:  # a bug: report it, keep serving
+            traceback.print_exc(file=sys.stderr)
+            sys.stderr.flush()
+            return False, f"internal error: {type(err).__name__}: {err}".lower()
+
+    # ----------------------------------------------------------------- rollback
+    def _snapshot(self):
+        game = self._game.copy() if self._game is not None else None
+        return (game, self.settings, self.time_control, dict(self.time_left), self.rng.getstate())
+
+    def _restore(self, snapshot) -> None:
+        if snapshot is None:
+            return
+        game, self.settings, self.time_control, time_left, rng_state = snapshot
+        if game is not None:
+            self._game = game
+        self.time_left = time_left
+        self.rng.setstate(rng_state)
+
+    # ----------------------------------------------------------------- helpers for handlers
+    def place_auto_forts(self) -> None:
+        """With ``--forts auto``, let the engine place every missing fort (deterministic for the
+        seed); nothing to do in games without forts."""
+        game = self.game
+        if self.settings.forts_auto and game.fort_turn is not None:
+            from ..search.forts import auto_forts
+            auto_forts(game, self.settings.seed)

@@ -1,0 +1,127 @@
+"""The games' own commands (INTERFACE.md, "extensions for the games"): rules, terrain, forts,
+what the last move did."""
+
+from .args import expect, parse_color, parse_int, parse_point
+from .drawing import effect_lines
+from .errors import GtpError
+from .table import CommandTable
+
+TABLE = CommandTable("game extensions")
+
+#: Seeds ``terrain_generate`` picks itself stay below this (easy to type back).
+SEED_RANGE = 10 ** 6
+
+
+@TABLE.command("variant")
+def variant(engine, args):
+    """No argument: the current rules name. ``variant NAME``: switch rules (clears the board and
+    forts, sets the default komi); refused when the board size does not fit."""
+    expect(args, 0, 1, usage="variant [NAME]")
+    game = engine.game
+    if not args:
+        return game.rules.name
+    game.set_rules(args[0])
+    engine.place_auto_forts()
+    return ""
+
+
+@TABLE.query("list_variants")
+def list_variants(engine, args):
+    from ..rules import ALL_RULES
+    return "\n".join(rules.name for rules in ALL_RULES)
+
+
+@TABLE.query("fair_komi")
+def fair_komi(engine, args):
+    expect(args, 0, 1, usage="fair_komi [SECONDS]")
+    raise GtpError("fair komi is not available yet: the search player is not built")
+
+
+# ----------------------------------------------------------------- terrain
+@TABLE.command("terrain_generate")
+def terrain_generate(engine, args):
+    """``terrain_generate [SEED] [key=value ...]``: a new map for the current size; answers the
+    seed (chosen by the engine's generator when not given)."""
+    from ..rules.terrain_map import TerrainParams, generate_map
+    game = engine.game
+    _require_terrain(game)
+    if args and "=" not in args[0]:
+        seed, args = parse_int(args[0], "seed", 0), args[1:]
+    else:
+        seed = engine.rng.randrange(SEED_RANGE)
+    params = TerrainParams.parse_options(game.size, args)
+    game.set_terrain(generate_map(game.size, seed, params))
+    engine.place_auto_forts()
+    return str(seed)
+
+
+@TABLE.command("terrain_load")
+def terrain_load(engine, args):
+    """``terrain_load MAP [strict]``: an explicit map (the board takes its size); checked against
+    RULES T1 only with ``strict``."""
+    from ..rules.terrain_map import TerrainMap
+    expect(args, 1, 2, usage="terrain_load MAP [strict]")
+    if len(args) == 2 and args[1].lower() != "strict":
+        raise GtpError(f"the second argument can only be 'strict', not {args[1]!r}")
+    game = engine.game
+    _require_terrain(game)
+    terrain = TerrainMap.from_text(args[0])
+    if len(args) == 2:
+        terrain.validate()
+    game.set_terrain(terrain)
+    engine.place_auto_forts()
+    return ""
+
+
+@TABLE.query("terrain_show")
+def terrain_show(engine, args):
+    expect(args, 0)
+    game = engine.game
+    _require_terrain(game)
+    return game.terrain.to_text(game.forts)
+
+
+def _require_terrain(game):
+    if game.terrain is None:
+        raise GtpError(f"{game.rules.name} has no terrain (use 'variant terrain' first)")
+
+
+# ----------------------------------------------------------------- forts
+@TABLE.command("fort")
+def fort(engine, args):
+    expect(args, 2, usage="fort COLOR VERTEX")
+    game = engine.game
+    game.place_fort(parse_color(args[0]), parse_point(args[1], game.size))
+    return ""
+
+
+@TABLE.command("genfort")
+def genfort(engine, args):
+    from ..coords import format_vertex
+    from ..search.forts import choose_fort
+    expect(args, 1, usage="genfort COLOR")
+    color = parse_color(args[0])
+    game = engine.game
+    if game.fort_turn is None:
+        raise GtpError("no fort to place" if game.forts_per_side == 0 or game.terrain is None
+                       else f"all {2 * game.forts_per_side} forts are already placed")
+    point = choose_fort(game, color, engine.settings.seed)
+    game.place_fort(color, point)
+    return format_vertex(point)
+
+
+@TABLE.query("forts")
+def forts(engine, args):
+    from ..coords import format_vertex
+    expect(args, 0)
+    return " ".join(f"{color.letter} {format_vertex(point)}" for color, point in engine.game.forts)
+
+
+# ----------------------------------------------------------------- moves
+@TABLE.query("last_move_info")
+def last_move_info(engine, args):
+    """One line per effect of the last move (``captured``, ``flipped``, ``removed``, ``meals``,
+    each followed by its vertices); empty when the last move did nothing or there is none."""
+    expect(args, 0)
+    last = engine.game.last_move
+    return "\n".join(effect_lines(last.effects if last is not None else None))

@@ -1,0 +1,136 @@
+"""GoGui's ruler queries (GoGui 1.5+, doc/manual ``rules.xml``): plain views of the game, with
+which GoGui shows the true board of every game, and scripts read it.
+
+- ``gogui-rules_board``: top row first, ``X`` ``O`` ``.`` per point (forts, mountains and water
+  are empty points here; ``gogui-rules_board_gfx`` draws them).
+- ``gogui-rules_legal_moves``: upper-case vertices in reading order, then ``pass``; empty exactly
+  when the game is over (GoGui ends the game on an empty answer). While forts are pending no
+  stone and no pass is legal, so the answer is empty too: a ruler needs ``--forts`` or
+  ``--setup`` on its command line.
+- ``gogui-rules_captured_count``: stones captured by Black, then by White (Go captures and
+  Goncrete removals; Loose flips and Disto meals take nothing off the board).
+"""
+
+from ..coords import Color, format_vertex
+from .args import expect
+from .table import CommandTable
+
+TABLE = CommandTable("gogui rules")
+
+@TABLE.query("gogui-rules_game_id")
+def game_id(engine, args):
+    return engine.game.rules.gogui_id
+
+
+@TABLE.query("gogui-rules_board_size")
+def board_size(engine, args):
+    return str(engine.game.size)
+
+
+@TABLE.query("gogui-rules_board")
+def board(engine, args):
+    return "\n".join(" ".join(row) for row in engine.game.position.rows())
+
+
+@TABLE.query("gogui-rules_side_to_move")
+def side_to_move(engine, args):
+    return engine.game.to_move.word
+
+
+@TABLE.query("gogui-rules_legal_moves")
+def legal_moves(engine, args):
+    game = engine.game
+    if game.over or game.fort_turn is not None:
+        return ""
+    return " ".join([format_vertex(p) for p in game.legal_moves()] + ["pass"])
+
+
+@TABLE.query("gogui-rules_final_result")
+def final_result(engine, args):
+    """The result first (``B+3.5``), then the scores and why the game ended."""
+    game = engine.game
+    score = game.score()
+    text = f"{score.result}: black {score.black:g}, white {score.white:g} (komi {game.komi:g})"
+    if game.end_reason:
+        text += f", game over by {game.end_reason}"
+    return text
+
+
+@TABLE.query("gogui-rules_captured_count")
+def captured_count(engine, args):
+    taken = {Color.BLACK: 0, Color.WHITE: 0}
+    for record in engine.game.moves:
+        if record.effects is not None:
+            taken[record.color] += len(record.effects.captured) + len(record.effects.removed)
+    return f"{taken[Color.BLACK]} {taken[Color.WHITE]}"
+
+
+@TABLE.query("gogui-rules_board_gfx")
+def board_gfx(engine, args):
+    """GoGui gfx: mountains as triangles, water as squares, forts labelled ``F`` in their
+    owner's colour, meals marked, the flips of the last move marked, Loose's false liberties."""
+    return _gfx(engine.game, with_liberties=False)
+
+
+def _gfx(game, with_liberties: bool) -> str:
+    from .. import board
+    position, size = game.position, game.size
+    points = [(r, c) for r in range(size) for c in range(size)]
+    mountains = [p for p in points if position.terrain_at(p) == board.MOUNTAIN]
+    water = [p for p in points if position.terrain_at(p) == board.WATER]
+    lines = []
+    if mountains:
+        lines.append("TRIANGLE " + " ".join(format_vertex(p) for p in mountains))
+    if water:
+        lines.append("SQUARE " + " ".join(format_vertex(p) for p in water))
+    labels = [f"{format_vertex(p)} {Color(position.fort_at(p)).letter.upper()}F"
+              for p in points if position.fort_at(p)]
+    if labels:
+        lines.append("LABEL " + " ".join(labels))
+    meals = position.meals()
+    if meals:
+        lines.append("MARK " + " ".join(format_vertex(p) for p in meals))
+    last = game.last_move
+    if last is not None and last.effects is not None and last.effects.flipped:
+        lines.append("CIRCLE " + " ".join(format_vertex(p) for p in last.effects.flipped))
+    if with_liberties:
+        false = position.false_liberties()
+        if false:
+            lines.append("COLOR red " + " ".join(format_vertex(p) for p in false))
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------- analyze commands
+ANALYZE_COMMANDS = (
+    "gfx/Terrain and marks/gogui-rules_board_gfx",
+    "gfx/False liberties (Loose)/vargo-false_liberties",
+    "gfx/Meals and gluttons (Disto)/vargo-meals",
+    "string/Last move info/last_move_info",
+    "string/Terrain map/terrain_show",
+    "string/Forts/forts",
+    "string/Final score/final_score",
+)
+
+
+@TABLE.query("gogui-analyze_commands")
+def analyze_commands(engine, args):
+    return "\n".join(ANALYZE_COMMANDS)
+
+
+@TABLE.query("vargo-false_liberties")
+def false_liberties(engine, args):
+    """Loose's false liberties (RULES L1) coloured red, and the board's other marks."""
+    return _gfx(engine.game, with_liberties=True)
+
+
+@TABLE.query("vargo-meals")
+def meals_and_gluttons(engine, args):
+    """Disto: meals marked, gluttons circled (RULES D1)."""
+    position = engine.game.position
+    lines = []
+    meals, gluttons = position.meals(), position.gluttons()
+    if meals:
+        lines.append("MARK " + " ".join(format_vertex(p) for p in meals))
+    if gluttons:
+        lines.append("CIRCLE " + " ".join(format_vertex(p) for p in gluttons))
+    return "\n".join(lines)

@@ -1,0 +1,96 @@
+"""GTP line syntax (spec 2.2-2.11) and the stream loop, without any game: parsing, responses,
+ids, comments, control characters, order and flushing, quit and end of input."""
+
+import io
+
+import pytest
+
+from gtp_engine.gtp import Command, GtpError, GtpFatalError, GtpQuit, format_response, parse_line, serve
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("name", Command(None, "name", [])),
+    ("12 play b D4", Command("12", "play", ["b", "D4"])),
+    ("play\tb \t D4", Command(None, "play", ["b", "D4"])),            # HT is a space
+    ("play b D4\r", Command(None, "play", ["b", "D4"])),              # CR dropped
+    ("pl\x01ay b\x7f D4", Command(None, "play", ["b", "D4"])),        # control chars dropped
+    ("3 komi 6 # the rest is a comment", Command("3", "komi", ["6"])),
+    ("  7   known_command  name  ", Command("7", "known_command", ["name"])),
+    ("42", Command("42", "", [])),                                    # an id alone
+    ("-1 name", Command(None, "-1", ["name"])),                       # not an id: a (bad) name
+])
+def test_parse_line(line, expected):
+    assert parse_line(line) == expected
+
+
+@pytest.mark.parametrize("line", ["", "   ", "\t", "# only a comment", "\r", "\x00\x01", "  # x"])
+def test_lines_without_a_command_are_ignored(line):
+    assert parse_line(line) is None
+
+
+@pytest.mark.parametrize("args, expected", [
+    ((None, True, ""), "=\n\n"),
+    (("5", True, "vargo"), "=5 vargo\n\n"),
+    (("5", False, "unknown command"), "?5 unknown command\n\n"),
+    ((None, True, "a\nb"), "= a\nb\n\n"),
+    ((None, True, "\n  A B\n1 . ."), "=\n  A B\n1 . .\n\n"),           # multi-line board
+    ((None, True, "a\n\n\nb\n\n"), "= a\nb\n\n"),                     # no empty line inside
+    ((None, True, "a \r\nb\x07"), "= a\nb\n\n"),
+])
+def test_format_response(args, expected):
+    assert format_response(*args) == expected
+
+
+class ScriptedEngine:
+    """An engine stand-in: answers from a table, records what it ran."""
+
+    def __init__(self):
+        self.ran = []
+
+    def execute(self, name, args):
+        self.ran.append((name, args))
+        if name == "quit":
+            raise GtpQuit()
+        if name == "die":
+            raise GtpFatalError("cannot go on")
+        if name == "fail":
+            return False, "it failed"
+        return True, " ".join([name] + args)
+
+
+def run(data: bytes):
+    engine, out = ScriptedEngine(), io.BytesIO()
+    serve(engine, io.BytesIO(data), out)
+    return engine, out.getvalue().decode("utf-8", "surrogateescape")
+
+
+def test_responses_in_order_with_ids_and_one_empty_line_each():
+    engine, out = run(b"1 a x\n\n# c\nb\n2 fail\n3\n")
+    assert out == "=1 a x\n\n= b\n\n?2 it failed\n\n?3 missing command name\n\n"
+
+
+def test_quit_is_answered_and_ends_the_session():
+    engine, out = run(b"a\n9 quit\nb\n")
+    assert out == "= a\n\n=9\n\n"
+    assert [name for name, _ in engine.ran] == ["a", "quit"]
+
+
+def test_fatal_error_is_answered_and_ends_the_session():
+    engine, out = run(b"die\nb\n")
+    assert out == "? cannot go on\n\n"
+
+
+def test_end_of_input_without_final_newline():
+    engine, out = run(b"a\nb")
+    assert out == "= a\n\n= b\n\n"
+
+
+def test_binary_junk_goes_through_unharmed():
+    engine, out = run(b"\xff\xfe junk \xc3\n")
+    name, args = engine.ran[0]
+    assert name.encode("utf-8", "surrogateescape") == b"\xff\xfe"
+    assert out.encode("utf-8", "surrogateescape") == b"= \xff\xfe junk \xc3\n\n"
+
+
+def test_gtp_error_is_the_handler_contract():
+    assert issubclass(GtpFatalError, GtpError)
