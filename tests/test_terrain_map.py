@@ -149,13 +149,20 @@ def test_generated_maps_satisfy_t1_on_many_seeds(size):
 @pytest.mark.slow
 @pytest.mark.parametrize("options", [
     {"groups": "1-1"}, {"groups": "4-4"}, {"mountains": "0"}, {"min_group": "2", "groups": "4-8"},
-    {"mountains": "100", "water": "100", "min_group": "5"},
+    {"mountains": "12", "water": "16", "min_group": "3"},
 ])
 def test_overridden_maps_satisfy_t1_on_many_seeds(options):
     for size in (7, 13, 19):
         p = TerrainParams.for_size(size).with_options(options)
         for seed in range(40):
             assert t1_problems(generate_map(size, seed, p), p) == [], (size, seed)
+
+
+@pytest.mark.slow
+def test_crowded_maps_satisfy_t1_on_many_seeds():
+    p = TerrainParams.for_size(19).with_options({"mountains": "100", "water": "100", "min_group": "5"})
+    for seed in range(100):
+        assert t1_problems(generate_map(19, seed, p), p) == [], seed
 
 
 def test_the_same_seed_and_size_give_the_same_map():
@@ -233,6 +240,12 @@ def test_a_kind_with_no_points_has_no_groups():
 def test_no_terrain_at_all_is_a_plain_map():
     p = TerrainParams.for_size(9).with_options({"mountains": "0", "water": "0", "forts": "0"})
     assert generate_map(9, 1, p) == TerrainMap(9, (PLAIN,) * 81, 0, 3)
+
+
+@pytest.mark.parametrize("seed", ["7", 1.5, None, True])
+def test_seeds_must_be_whole_numbers(seed):
+    with pytest.raises(TerrainError, match="terrain seed must be a whole number"):
+        generate_map(9, seed)
 
 
 def test_parse_options_reads_key_value_words():
@@ -340,6 +353,11 @@ def test_bad_text_is_refused(text, message):
         TerrainMap.from_text(text)
 
 
+def test_repr_round_trips():
+    terrain = generate_map(7, 3)
+    assert eval(repr(terrain), {"TerrainMap": TerrainMap}) == terrain
+
+
 def test_maps_refuse_wrong_shapes_and_kinds():
     with pytest.raises(TerrainError, match="needs 25 points, not 24"):
         TerrainMap(5, (PLAIN,) * 24, 1, 1)
@@ -383,7 +401,7 @@ def test_a_good_hand_made_map_passes():
         .....
         ..~~.
         .....
-        ...~~""", "map has 1 mountain groups, expected 2 to 4"),
+        ...~~""", "map has 1 mountain group, expected 2 to 4"),
     ("""^.^..
         .....
         ..~~.
@@ -402,7 +420,7 @@ def test_validation_names_the_broken_rule(drawing, message):
 
 def test_counts_are_checked_before_groups_and_sizes():
     # wrong count, one group and a group too small at once: the count is reported
-    with pytest.raises(TerrainError, match="map has 1 mountain points, expected 4"):
+    with pytest.raises(TerrainError, match="map has 1 mountain point, expected 4"):
         TerrainMap.from_text(diagram("""
             ^....
             .....

@@ -87,6 +87,10 @@ def _scaled(base: int, size: int) -> int:
     return (2 * base * size * size + REFERENCE_AREA) // (2 * REFERENCE_AREA)
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
 def _check_size(size: int) -> None:
     if not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE:
         raise TerrainError(f"terrain maps need a board size from {MIN_SIZE} to {MAX_SIZE}, not {size!r}")
@@ -371,6 +375,10 @@ class TerrainMap:
                 raise TerrainError(f"terrain {name} must be >= 0, not {getattr(self, name)}")
         object.__setattr__(self, "kinds", kinds)
 
+    def __repr__(self) -> str:
+        return (f"TerrainMap.from_text({self.to_text()!r}, forts_per_side={self.forts_per_side}, "
+                f"fort_value={self.fort_value})")
+
     @classmethod
     def plain(cls, size: int) -> "TerrainMap":
         """An all-plain map with the default fort count and value for ``size``."""
@@ -474,18 +482,18 @@ class TerrainMap:
         for kind in TERRAIN_KINDS:
             have, want = self.count(kind), params.points_of(kind)
             if have != want:
-                raise TerrainError(f"map has {have} {KIND_NAMES[kind]} points, expected {want} (T1)")
+                raise TerrainError(f"map has {_plural(have, KIND_NAMES[kind] + ' point')}, expected {want} (T1)")
         for kind in TERRAIN_KINDS:
             have = sum(1 for g in groups if g.kind == kind)
             allowed = range(params.min_groups, params.max_groups + 1) if params.points_of(kind) else (0,)
             if have not in allowed:
                 wanted = ("0" if params.points_of(kind) == 0
                           else f"{params.min_groups} to {params.max_groups}")
-                raise TerrainError(f"map has {have} {KIND_NAMES[kind]} groups, expected {wanted} (T1)")
+                raise TerrainError(f"map has {_plural(have, KIND_NAMES[kind] + ' group')}, expected {wanted} (T1)")
         for group in groups:
             if len(group) < params.min_group:
-                points = f"{len(group)} point" + ("s" if len(group) != 1 else "")
-                raise TerrainError(f"{KIND_NAMES[group.kind]} group at {self._vertex(group)} has {points}, "
+                raise TerrainError(f"{KIND_NAMES[group.kind]} group at {self._vertex(group)} has "
+                                   f"{_plural(len(group), 'point')}, "
                                    f"fewer than the minimum {params.min_group} (T1)")
         enclosing = self.enclosing_group()
         if enclosing is not None:
@@ -513,6 +521,8 @@ def generate_map(size: int, seed: int, params: Optional[TerrainParams] = None) -
     TerrainError, before any work, for settings ``params.check`` refuses, and after
     ``LAYOUT_ATTEMPTS`` failed layouts for settings that pass the arithmetic but do not fit.
     """
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TerrainError(f"terrain seed must be a whole number, not {seed!r}")
     params = TerrainParams.for_size(size) if params is None else params
     params.check(size)
     rng = StableRandom(seed, size)
