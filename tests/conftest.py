@@ -73,6 +73,9 @@ class GameBackend:
     def false_liberties(self):
         return sorted(self.game.position.false_liberties())
 
+    def fort_at(self, vertex):
+        return self.game.position.fort_at(_point(vertex, self.size))
+
     def score(self):
         s = self.game.score()
         return s.black, s.white, s.winner
@@ -124,6 +127,9 @@ class ReferenceBackend:
 
     def false_liberties(self):
         return sorted(self.game.board.false_liberties())
+
+    def fort_at(self, vertex):
+        return self.game.board.fort_at(_point(vertex, self.size))
 
     def score(self):
         return self.game.score()
