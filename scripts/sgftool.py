@@ -1,0 +1,112 @@
+"""Check SGF files of the five games and convert them between the record and the view form.
+
+    python scripts/sgftool.py check FILE            replay, print the game, score and result
+    python scripts/sgftool.py view FILE -o OUT      record form -> view form (for Go viewers)
+    python scripts/sgftool.py record FILE -o OUT    view form -> record form (for engines)
+
+``-o -`` writes to stdout. Conversions keep every property we do not manage. Exit status: 0 on
+success, 1 for a file that cannot be read or replayed (the error names the node), 2 for bad
+arguments.
+"""
+
+import argparse
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+if __package__ in (None, ""):  # run as a file: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    __package__ = "scripts"
+
+from gtp_engine.board import EMPTY  # noqa: E402
+from gtp_engine.coords import COLUMNS  # noqa: E402
+from sgf import SgfError, SgfRecord  # noqa: E402
+
+STONE_CHARS = {1: "X", 2: "O"}
+
+
+def board_lines(game) -> List[str]:
+    """The board top row first with coordinates; on empty points the map (``^`` mountain,
+    ``~`` water, ``b``/``w`` forts) when the game has one."""
+    size = game.size
+    terrain = game.terrain.to_text(game.forts).split("/") if game.terrain is not None else None
+    lines = ["   " + " ".join(COLUMNS[:size])]
+    for top_index in range(size):
+        row = size - 1 - top_index
+        cells = []
+        for col in range(size):
+            stone = game.position.stone_at((row, col))
+            if stone != EMPTY:
+                cells.append(STONE_CHARS[stone])
+            else:
+                cells.append(terrain[top_index][col] if terrain is not None else ".")
+        lines.append(f"{row + 1:2d} " + " ".join(cells))
+    return lines
+
+
+def summary(record: SgfRecord) -> List[str]:
+    game = record.game
+    lines = [f"rules {game.rules.name}, {game.size}x{game.size}, komi {game.komi:g}, "
+             f"{len(game.moves)} moves" + (", view export" if record.is_view else "")]
+    if game.forts:
+        lines.append("forts: " + " ".join(f"{color.letter} {COLUMNS[p[1]]}{p[0] + 1}" for color, p in game.forts))
+    lines.extend(board_lines(game))
+    score = game.score()
+    lines.append(f"score: black {score.black:g}, white {score.white:g} -> {score.result}"
+                 + ("" if game.over else " (if the game ended now)"))
+    lines.append(f"end: {game.end_reason or 'not over'}; recorded result: {record.result or 'none'}")
+    return lines
+
+
+def read(path: str) -> SgfRecord:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        raise SgfError(f"cannot read {path}: {err.strerror.lower() if err.strerror else err}")
+    return SgfRecord.from_bytes(data)
+
+
+def write(data: bytes, out: str) -> None:
+    if out == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    try:
+        Path(out).write_bytes(data)
+    except OSError as err:
+        raise SgfError(f"cannot write {out}: {err.strerror.lower() if err.strerror else err}")
+
+
+def run(args: argparse.Namespace) -> int:
+    record = read(args.file)
+    if args.command == "check":
+        print("\n".join(summary(record)))
+    else:
+        write(record.to_bytes(view=args.command == "view"), args.out)
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="sgftool", description=__doc__.split("\n\n")[0])
+    commands = top.add_subparsers(dest="command", required=True)
+    check = commands.add_parser("check", help="replay a file, print the game, the score and the result")
+    check.add_argument("file")
+    for name, text in (("view", "write the view form (setup nodes correct Go viewers' boards)"),
+                       ("record", "write the record form (for engines and loadsgf)")):
+        command = commands.add_parser(name, help=text)
+        command.add_argument("file")
+        command.add_argument("-o", "--out", required=True, help="output file, - for stdout")
+    return top
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return run(args)
+    except SgfError as err:
+        print(f"sgftool: error: {err}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
