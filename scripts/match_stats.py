@@ -34,7 +34,7 @@ def elo_difference(score: float) -> float:
         return -math.inf
     if score >= 1:
         return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return 400.0 * math.log10(score / (1.0 - score)) + 0.0  # + 0.0: no negative zero
 
 
 def _finite(x: float) -> Optional[float]:

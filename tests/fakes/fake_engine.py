@@ -96,6 +96,7 @@ class FakeEngine:
 
     def play(self, a):
         if self.refuse_next_play:
+            self.refuse_next_play = False
             raise EngineError("fake refuses this move")
         self.game.play(Color.parse(a[0]), parse_vertex(a[1], self.size))
         return ""

@@ -1,0 +1,419 @@
+"""The match runner: matches between fake engines (every way an engine can fail), resume,
+results.json, SGF records; real matches of our engine against itself and GNU Go (slow)."""
+
+import json
+import math
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from scripts.match import main
+from scripts.match_stats import elo_difference, format_summary, summarize, wilson_interval
+from scripts.referee import Clock, TimeControl
+
+REPO = Path(__file__).resolve().parent.parent
+FAKE = REPO / "tests" / "fakes" / "fake_engine.py"
+GNUGO = "/usr/games/gnugo"
+
+
+def fake(*options) -> str:
+    return shlex.join([sys.executable, str(FAKE), *options])
+
+
+def ours(*options) -> str:
+    return shlex.join([sys.executable, "-m", "gtp_engine", *options])
+
+
+@pytest.fixture(autouse=True)
+def engines_find_the_package(monkeypatch):
+    """Engine subprocesses import gtp_engine from this checkout."""
+    paths = [str(REPO)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))
+
+
+def run_match(capsys, out, engine_a, engine_b, *options):
+    """Run the command line in-process; returns (exit code, results or None, stdout, stderr)."""
+    code = main([engine_a, engine_b, "--out", str(out), *options])
+    captured = capsys.readouterr()
+    path = Path(out) / "results.json"
+    results = json.loads(path.read_text()) if path.exists() else None
+    return code, results, captured.out, captured.err
+
+
+def parse_sgf(out, record):
+    sgf = pytest.importorskip("sgf")
+    return sgf.game_from_sgf((Path(out) / record["sgf"]).read_bytes())
+
+
+def transcript(out, index):
+    return (Path(out) / "logs" / f"game-{index + 1:04d}.gtp.log").read_text().splitlines()
+
+
+# --------------------------------------------------------------------------- statistics
+@pytest.mark.parametrize("score, games, low, high", [
+    (5, 10, 0.2366, 0.7634),
+    (0, 10, 0.0, 0.2775),
+    (10, 10, 0.7225, 1.0),
+    (7, 10, 0.3968, 0.8922),
+])
+def test_wilson_interval_matches_published_values(score, games, low, high):
+    got = wilson_interval(score, games)
+    assert got == pytest.approx((low, high), abs=1e-3)
+
+
+@pytest.mark.parametrize("score, elo", [(0.5, 0.0), (0.75, 190.85), (0.25, -190.85), (0.9, 381.70)])
+def test_elo_difference_of_a_score(score, elo):
+    assert elo_difference(score) == pytest.approx(elo, abs=0.01)
+
+
+def test_elo_difference_is_infinite_at_the_ends():
+    assert elo_difference(0.0) == -math.inf and elo_difference(1.0) == math.inf
+
+
+def _record(black, winner, reason="two passes", moves=10, result="B+1"):
+    white = "B" if black == "A" else "A"
+    return {"black": black, "white": white, "winner": winner, "reason": reason, "moves": moves,
+            "result": result, "seconds": {"A": 1.0, "B": 2.0}, "genmoves": {"A": 5, "B": 5},
+            "engine_scores": {"A": result, "B": "W+1"}}
+
+
+def test_summary_counts_wins_by_engine_and_colour_and_draws_as_halves():
+    records = [_record("A", "A", result="B+3"), _record("B", "B", reason="resignation", moves=20, result="B+R"),
+               _record("A", None, moves=30, result="0")]
+    s = summarize(records)
+    assert (s["games"], s["wins"], s["draws"], s["black_wins"]) == (3, {"A": 1, "B": 1}, 1, 2)
+    assert s["by_colour"]["A"] == {"black": {"games": 2, "wins": 1, "draws": 1},
+                                   "white": {"games": 1, "wins": 0, "draws": 0}}
+    assert s["by_colour"]["B"]["black"] == {"games": 1, "wins": 1, "draws": 0}
+    assert s["win_rate_a"] == 0.5 and s["elo_a_minus_b"] == 0.0
+    assert s["win_rate_a_95"] == [round(x, 4) for x in wilson_interval(1.5, 3)]
+    assert s["average_moves"] == 20.0
+    assert s["seconds_per_move"] == {"A": 0.2, "B": 0.4}
+    assert s["reasons"] == {"two passes": 2, "resignation": 1}
+    # B's own final_score said White won every game; the referee: Black twice, then a draw
+    assert s["engine_score_disagreements"] == {"A": 0, "B": 3}
+    text = format_summary(s, {"A": "one", "B": "two"})
+    assert "A's score 50.0%" in text and "Elo A-B +0" in text and "resignation 1" in text
+
+
+def test_summary_of_a_clean_sweep_has_an_open_elo_interval():
+    s = summarize([_record("A", "A"), _record("B", "A", result="W+2")])
+    assert s["win_rate_a"] == 1.0 and s["elo_a_minus_b"] is None and s["elo_95"][1] is None
+    # two wins prove little: the interval still reaches below zero
+    assert s["elo_95"][0] == round(elo_difference(wilson_interval(2, 2)[0]), 1) == -113.4
+    assert "Elo A-B +inf" in format_summary(s, {"A": "a", "B": "b"})
+
+
+# --------------------------------------------------------------------------- clocks
+def test_time_per_move_is_byoyomi_of_one_stone():
+    clock = Clock(TimeControl.per_move(3))
+    assert clock.allowance == 3 and clock.control.gtp == "time_settings 0 3 1"
+    clock.spend(2.5)
+    assert clock.allowance == 3 and clock.time_left_args == (3, 1)
+
+
+def test_canadian_byoyomi_after_main_time():
+    clock = Clock(TimeControl(10, 5, 2))
+    assert clock.allowance == 15 and clock.time_left_args == (10, 0)
+    clock.spend(8)
+    assert clock.allowance == 7 and clock.time_left_args == (2, 0)
+    clock.spend(3)  # 2 s of main time, then 1 s of the first period
+    assert clock.allowance == 4 and clock.time_left_args == (4, 1)
+    clock.spend(2)  # the period's second stone: a new period begins
+    assert clock.allowance == 5 and clock.time_left_args == (5, 2)
+
+
+def test_absolute_time_runs_down():
+    clock = Clock(TimeControl(10))
+    clock.spend(4)
+    assert clock.allowance == 6 and clock.time_left_args == (6, 0)
+
+
+@pytest.mark.parametrize("args", [(0, 0, 0), (10, 5, 0), (-1, 0, 0)])
+def test_impossible_time_controls_are_refused(args):
+    with pytest.raises(ValueError):
+        TimeControl(*args)
+
+
+# --------------------------------------------------------------------------- clean matches
+def test_match_between_fakes_writes_results_and_sgf(tmp_path, capsys):
+    out = tmp_path / "m"
+    code, results, stdout, stderr = run_match(capsys, out, fake("--seed", "1"), fake("--seed", "2"),
+                                              "--size", "5", "--games", "4", "--jobs", "2")
+    assert code == 0
+    assert results["games_played"] == 4 and results["games_requested"] == 4
+    assert results["wins"]["A"] + results["wins"]["B"] + results["draws"] == 4
+    assert results["settings"]["variant"] == "go" and results["settings"]["komi"] == 7.5
+    games = results["games"]
+    assert [g["index"] for g in games] == [0, 1, 2, 3]
+    assert [g["black"] for g in games] == ["A", "B", "A", "B"]
+    assert [g["white"] for g in games] == ["B", "A", "B", "A"]
+    for g in games:
+        assert g["reason"] == "two passes"
+        played = parse_sgf(out, g)
+        assert len(played.moves) == g["moves"]
+        assert played.score().result == g["result"]
+        winner_colour = {"B": "black", "W": "white"}.get(g["result"][0])
+        assert g["winner"] == (g[winner_colour] if winner_colour else None)
+        assert g["engine_scores"] == {"A": g["result"], "B": g["result"]}  # the fakes count as we do
+        assert g["genmoves"]["A"] + g["genmoves"]["B"] == g["moves"]
+    assert f"{results['wins']['A'] + results['wins']['B'] + results['draws']} games" in stdout
+    assert "A's score" in stdout and "ended by: two passes 4" in stdout
+    assert stderr.count("[") >= 4  # one progress line per game
+
+
+def test_same_seeds_and_one_job_replay_the_same_games(tmp_path, capsys):
+    def outcomes(out):
+        _, results, _, _ = run_match(capsys, out, fake("--seed", "3"), fake("--seed", "4"),
+                                     "--size", "5", "--games", "3", "--jobs", "1")
+        return [(g["result"], g["moves"]) for g in results["games"]]
+
+    assert outcomes(tmp_path / "one") == outcomes(tmp_path / "two")
+
+
+def test_transcript_shows_the_set_up_and_every_move_passed_on(tmp_path, capsys):
+    out = tmp_path / "m"
+    code, results, _, _ = run_match(capsys, out, fake(), fake("--seed", "5"), "--variant", "disto",
+                                    "--size", "5", "--komi", "2.5", "--games", "1")
+    assert code == 0
+    lines = transcript(out, 0)
+    for label in "AB":
+        sent = [line[5:] for line in lines if line.startswith(f"{label} >> ")]
+        assert sent[:4] == ["variant disto", "boardsize 5", "clear_board", "komi 2.5"]
+    genmoves = [(lines[i], lines[i + 1]) for i, line in enumerate(lines) if " >> genmove " in line]
+    for i, (ask, answer) in enumerate(genmoves[:-1]):
+        mover, colour = ask[0], ask.split()[-1]
+        other = "B" if mover == "A" else "A"
+        vertex = answer.split()[-1]
+        assert f"{other} >> play {colour} {vertex}" in lines  # the other engine was told
+    assert results["games"][0]["komi"] == 2.5
+
+
+def test_move_limit_scores_the_position_as_it_stands(tmp_path, capsys):
+    code, results, _, _ = run_match(capsys, tmp_path / "m", fake(), fake("--seed", "9"), "--size", "7",
+                                    "--games", "1", "--max-moves", "6")
+    game = results["games"][0]
+    assert code == 0 and game["reason"] == "move limit" and game["moves"] == 6
+    assert game["result"][0] in "BW0" and game["score"] is not None
+
+
+# --------------------------------------------------------------------------- engines that fail
+@pytest.mark.parametrize("fault, reason, letter, restarted", [
+    ("illegal", "illegal move", "F", False),
+    ("crash", "crash", "F", True),
+    ("hang", "time", "T", True),
+    ("malformed", "malformed response", "F", True),
+    ("garbage", "malformed response", "F", False),
+    ("refuse", "refused command", "F", False),
+    ("resign", "resignation", "R", False),
+])
+def test_a_misbehaving_engine_loses_that_game_and_the_match_goes_on(tmp_path, capsys, fault, reason, letter,
+                                                                      restarted):
+    out = tmp_path / "m"
+    code, results, stdout, _ = run_match(capsys, out, fake("--fault", fault, "--at", "2"), fake("--seed", "7"),
+                                         "--size", "5", "--games", "2", "--jobs", "1", "--move-timeout", "1")
+    assert code == 0 and results["games_played"] == 2
+    first, second = results["games"]
+    assert first["black"] == "A" and first["winner"] == "B"
+    assert first["result"] == f"W+{letter}" and first["reason"] == reason
+    assert "black (A)" in first["detail"]
+    assert parse_sgf(out, first).moves  # the moves before the fault are recorded
+    if restarted:  # a fresh process, whose second genmove fails again
+        assert second["winner"] == "B" and second["result"] == f"B+{letter}" and second["reason"] == reason
+    else:  # the same process, past its fault, plays on normally
+        assert second["reason"] == "two passes"
+    assert results["summary"]["reasons"][reason] == (2 if restarted else 1)
+    assert f"{reason} " in stdout
+
+
+def test_slow_engine_loses_on_time(tmp_path, capsys):
+    out = tmp_path / "m"
+    code, results, _, _ = run_match(capsys, out, fake("--fault", "slow", "--delay", "3", "--at", "2"),
+                                    fake("--seed", "7"), "--size", "5", "--games", "1",
+                                    "--time-per-move", "0.1", "--time-margin", "0.5")
+    game = results["games"][0]
+    assert code == 0 and game["result"] == "W+T" and game["reason"] == "time"
+    lines = transcript(out, 0)
+    assert "A >> time_settings 0 1 1" in lines and "B >> time_settings 0 1 1" in lines
+    assert any(line.startswith("A >> time_left black ") for line in lines)
+
+
+def test_an_engine_that_cannot_start_stops_the_match_before_any_game(tmp_path, capsys):
+    code, results, _, stderr = run_match(capsys, tmp_path / "m", fake(), "/nonexistent/engine --gtp")
+    assert code == 2 and results is None
+    assert "engine B" in stderr and "failed to start" in stderr
+
+
+def test_engine_without_variant_command_can_only_play_go(tmp_path, capsys):
+    code, results, _, stderr = run_match(capsys, tmp_path / "m", fake(), fake("--no-variant"),
+                                         "--variant", "loose", "--size", "5")
+    assert code == 2 and results is None
+    assert "engine B has no 'variant' command, so it can only play go, not loose" in stderr
+    code, results, _, _ = run_match(capsys, tmp_path / "go", fake(), fake("--no-variant"), "--size", "5",
+                                    "--games", "1")
+    assert code == 0 and results["games"][0]["reason"] == "two passes"
+    assert not any(line.startswith("B >> variant") for line in transcript(tmp_path / "go", 0))
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--variant", "loose", "--size", "6"], "loose needs an odd board size"),
+    (["--variant", "loose", "--komi", "3"], "loose komi must be an even integer"),
+    (["--variant", "chess"], "unknown variant"),
+    (["--time-per-move", "1", "--main-time", "5"], "not both"),
+    (["--games", "0"], "--games must be at least 1"),
+])
+def test_bad_settings_are_refused_before_anything_runs(tmp_path, capsys, options, message):
+    code, results, _, stderr = run_match(capsys, tmp_path / "m", fake(), fake(), *options)
+    assert code == 2 and results is None and message in stderr
+
+
+# --------------------------------------------------------------------------- terrain go
+def test_terrain_engines_share_the_map_and_place_forts_in_turn(tmp_path, capsys):
+    out = tmp_path / "m"
+    code, results, _, _ = run_match(capsys, out, fake("--seed", "1"), fake("--seed", "2"), "--variant", "terrain",
+                                    "--size", "7", "--games", "4", "--jobs", "2")
+    assert code == 0
+    games = results["games"]
+    assert games[0]["map"] == games[1]["map"] and games[2]["map"] == games[3]["map"]
+    assert games[0]["map"] != games[2]["map"]
+    for g in games:
+        assert [f[0] for f in g["forts"]] == ["w", "b"]  # one each on 7x7, White first
+        lines = transcript(out, g["index"])
+        assert f"A >> terrain_load {g['map']}" in lines and f"B >> terrain_load {g['map']}" in lines
+        for colour_letter, vertex in (f.split() for f in g["forts"]):
+            colour = {"w": "white", "b": "black"}[colour_letter]
+            placer = g[colour]
+            other = "B" if placer == "A" else "A"
+            assert f"{placer} >> genfort {colour}" in lines and f"{other} >> fort {colour} {vertex}" in lines
+        replayed = parse_sgf(out, g)
+        assert [(c.letter, p) for c, p in replayed.forts] == [
+            (f.split()[0], _point(f.split()[1], 7)) for f in g["forts"]]
+        assert replayed.score().result == g["result"]
+
+
+def _point(vertex, size):
+    from gtp_engine.coords import parse_vertex
+    return parse_vertex(vertex, size)
+
+
+def test_an_illegal_fort_forfeits(tmp_path, capsys):
+    code, results, _, _ = run_match(capsys, tmp_path / "m", fake("--fort-fault"), fake("--seed", "2"),
+                                    "--variant", "terrain", "--size", "7", "--games", "2", "--jobs", "1")
+    first, second = results["games"]
+    # A is Black in game 1 and places its fort second: on White's fort
+    assert first["result"] == "W+F" and first["reason"] == "illegal move" and "fort" in first["detail"]
+    assert second["reason"] == "two passes"  # as White, A places the first fort, where nothing is
+
+
+def test_fair_komi_is_skipped_for_engines_without_it(tmp_path, capsys):
+    code, results, _, _ = run_match(capsys, tmp_path / "m", fake(), fake("--seed", "2"), "--variant", "terrain",
+                                    "--size", "7", "--games", "1", "--fair-komi", "1")
+    assert code == 0 and results["games"][0]["komi"] == 7.5
+
+
+# --------------------------------------------------------------------------- resume
+def _strip(record):
+    return {k: v for k, v in record.items()}
+
+
+def test_more_games_later_resume_without_replaying(tmp_path, capsys):
+    out = tmp_path / "m"
+    a, b = fake("--seed", "1"), fake("--seed", "2")
+    code, first, _, _ = run_match(capsys, out, a, b, "--size", "5", "--games", "2", "--jobs", "2")
+    assert code == 0
+    logged = {p.name: p.stat().st_mtime_ns for p in (out / "logs").glob("game-*.gtp.log")}
+    code, second, _, stderr = run_match(capsys, out, a, b, "--size", "5", "--games", "4", "--jobs", "2")
+    assert code == 0 and second["games_played"] == 4
+    assert second["games"][:2] == first["games"]  # untouched, timestamps included
+    assert {p.name: p.stat().st_mtime_ns for p in (out / "logs").glob("game-*.gtp.log")
+            if p.name in logged} == logged
+    assert "game 3:" in stderr and "game 4:" in stderr and "game 1:" not in stderr and "game 2:" not in stderr
+
+
+def test_a_game_missing_from_the_results_is_played_again(tmp_path, capsys):
+    out = tmp_path / "m"
+    a, b = fake("--seed", "1"), fake("--seed", "2")
+    run_match(capsys, out, a, b, "--size", "5", "--games", "3")
+    stored = json.loads((out / "results.json").read_text())
+    kept = [g for g in stored["games"] if g["index"] != 1]
+    stored["games"] = kept
+    (out / "results.json").write_text(json.dumps(stored))
+    code, results, _, stderr = run_match(capsys, out, a, b, "--size", "5", "--games", "3")
+    assert code == 0 and [g["index"] for g in results["games"]] == [0, 1, 2]
+    assert [g for g in results["games"] if g["index"] != 1] == kept
+    assert "game 2:" in stderr and "game 1:" not in stderr and "game 3:" not in stderr
+
+
+def test_resuming_with_other_settings_is_refused(tmp_path, capsys):
+    out = tmp_path / "m"
+    run_match(capsys, out, fake(), fake(), "--size", "5", "--games", "1")
+    before = (out / "results.json").read_bytes()
+    code, _, _, stderr = run_match(capsys, out, fake(), fake(), "--size", "7", "--games", "2")
+    assert code == 2 and "other settings" in stderr and "size: stored 5, now 7" in stderr
+    assert (out / "results.json").read_bytes() == before
+
+
+def test_an_interrupted_match_resumes_where_it_stopped(tmp_path):
+    out = tmp_path / "m"
+    command = [sys.executable, str(REPO / "scripts" / "match.py"),
+               fake("--fault", "slow", "--delay", "0.2", "--at", "0"), fake("--seed", "3"),
+               "--size", "5", "--games", "6", "--jobs", "1", "--out", str(out)]
+    runner = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    results = out / "results.json"
+    while not (results.exists() and json.loads(results.read_text())["games_played"] >= 1):
+        assert runner.poll() is None, runner.communicate()
+        time.sleep(0.05)
+    runner.send_signal(signal.SIGINT)
+    _, err = runner.communicate()
+    assert runner.returncode == 1 and b"interrupted" in err
+    stopped = json.loads(results.read_text())
+    assert 1 <= stopped["games_played"] < 6
+    assert all(g["reason"] == "two passes" for g in stopped["games"])  # no game lost to the stop
+    finished = subprocess.run(command, capture_output=True)
+    assert finished.returncode == 0
+    done = json.loads(results.read_text())
+    assert done["games_played"] == 6
+    assert done["games"][:stopped["games_played"]] == stopped["games"]
+
+
+# --------------------------------------------------------------------------- real engines
+VARIANT_SIZES = [("go", 5), ("loose", 5), ("goncrete", 5), ("disto", 5), ("terrain", 7)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant, size", VARIANT_SIZES)
+def test_our_engine_against_itself(tmp_path, capsys, variant, size):
+    out = tmp_path / variant
+    code, results, stdout, _ = run_match(
+        capsys, out, ours("--playouts", "30", "--seed", "{seed}"), ours("--playouts", "10", "--seed", "{seed}"),
+        "--variant", variant, "--size", str(size), "--games", "2", "--jobs", "2")
+    assert code == 0 and results["games_played"] == 2
+    for g in results["games"]:
+        assert g["reason"] in ("two passes", "annihilation", "resignation"), g["detail"]
+        replayed = parse_sgf(out, g)
+        assert len(replayed.moves) == g["moves"]
+        if g["reason"] != "resignation":
+            assert replayed.score().result == g["result"]
+
+
+@pytest.mark.slow
+def test_our_engine_against_gnugo(tmp_path, capsys):
+    if not os.path.exists(GNUGO):
+        pytest.skip("GNU Go is not installed")
+    out = tmp_path / "gnugo"
+    code, results, stdout, _ = run_match(
+        capsys, out, ours("--playouts", "50"), f"{GNUGO} --mode gtp --level 1 --chinese-rules",
+        "--size", "9", "--games", "2", "--jobs", "2")
+    assert code == 0 and results["games_played"] == 2
+    assert results["engines"]["B"]["name"].startswith("GNU Go")
+    for g in results["games"]:
+        assert g["reason"] in ("two passes", "resignation"), g["detail"]
+        assert len(parse_sgf(out, g).moves) == g["moves"]
+    assert "Elo A-B" in stdout
