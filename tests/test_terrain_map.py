@@ -4,12 +4,18 @@ Generated maps are checked against ``t1_problems``, a slow reference written for
 (sets and a plain flood fill), not against the module's own ``validate``.
 """
 
+import os
+import pathlib
+import subprocess
+import sys
+
 import pytest
 
 from gtp_engine.board.constants import MOUNTAIN, PLAIN, WATER
 from gtp_engine.coords import Color
 from gtp_engine.errors import TerrainError
-from gtp_engine.rules.terrain_map import (StableRandom, TerrainMap, TerrainParams, generate_map)
+from gtp_engine.rules.terrain_map import StableRandom, TerrainMap, TerrainParams, generate_map
+from gtp_engine.search.forts import choose_fort_on_map
 
 ALL_SIZES = range(5, 26)
 
@@ -190,6 +196,22 @@ PINNED = {
 @pytest.mark.parametrize("size, seed", sorted(PINNED))
 def test_known_maps_do_not_drift(size, seed):
     assert generate_map(size, seed).to_text() == PINNED[(size, seed)]
+
+
+@pytest.mark.parametrize("hash_seed", ["1", "4242"])
+def test_maps_do_not_depend_on_the_process(hash_seed):
+    """Another interpreter with another string-hash seed builds the same maps and forts."""
+    code = ("from gtp_engine.rules.terrain_map import generate_map\n"
+            "from gtp_engine.search.forts import choose_fort_on_map\n"
+            "from gtp_engine.coords import Color\n"
+            "m = generate_map(13, 77)\n"
+            "print(m.to_text([(Color.WHITE, choose_fort_on_map(m, [], Color.WHITE, 5))]))\n")
+    env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+    root = pathlib.Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    here = generate_map(13, 77)
+    assert out == here.to_text([(Color.WHITE, choose_fort_on_map(here, [], Color.WHITE, 5))])
 
 
 def test_stable_random_is_splitmix64():
