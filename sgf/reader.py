@@ -82,8 +82,11 @@ def rules_of(root) -> type:
 
 
 def komi_of(root) -> float:
-    text = root_text(root, "KM")
-    if text is None or not text.strip():
+    """KM as a number; 0 when absent (the SGF convention), checked by the rules later."""
+    if not root.has_property("KM"):
+        return 0.0
+    text = root.get_raw("KM").decode("ascii", "replace").strip()
+    if not text:
         return 0.0
     try:
         return float(text.strip())
