@@ -58,7 +58,7 @@ def cputime(engine, args):
 def boardsize(engine, args):
     """Keeps komi, rules and (for the same size) the map and forts: Sabaki sends it on every sync."""
     expect(args, 1, usage="boardsize SIZE")
-    size = parse_int(args[0], "board size", 1, 99)
+    size = parse_int(args[0], "board size")
     engine.game.set_size(size)
     engine.place_auto_forts()
     return ""
@@ -73,7 +73,8 @@ def clear_board(engine, args):
 @TABLE.command("komi")
 def komi(engine, args):
     expect(args, 1, usage="komi KOMI")
-    engine.game.set_komi(parse_float(args[0], "komi"))
+    value = parse_float(args[0], "komi")
+    engine.game.set_komi(int(value) if value == int(value) else value)  # "not 5", not "not 5.0"
     return ""
 
 

@@ -75,7 +75,7 @@ def board_gfx(engine, args):
 def _gfx(game, with_liberties: bool) -> str:
     from .. import board
     position, size = game.position, game.size
-    points = [(r, c) for r in range(size) for c in range(size)]
+    points = [(r, c) for r in range(size - 1, -1, -1) for c in range(size)]  # reading order
     mountains = [p for p in points if position.terrain_at(p) == board.MOUNTAIN]
     water = [p for p in points if position.terrain_at(p) == board.WATER]
     lines = []

@@ -1,0 +1,29 @@
+"""The engine driven from Node by ``@sabaki/gtp``, the controller Sabaki uses
+(``tests/node/sabaki_gtp_test.js``: start-up commands, a user commands string, state-tracker
+syncs with clear_board/play/undo, genmove, rewind and resync, the board read back).
+
+Skipped only when node or ``tests/node/node_modules`` is missing (``npm install --prefix
+tests/node`` installs it; CI does).
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+NODE_DIR = os.path.join(os.path.dirname(__file__), "node")
+REPO_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_sabaki_controller_session():
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    if not os.path.isdir(os.path.join(NODE_DIR, "node_modules", "@sabaki", "gtp")):
+        pytest.skip("run 'npm install --prefix tests/node' first")
+    result = subprocess.run([node, os.path.join(NODE_DIR, "sabaki_gtp_test.js"), sys.executable, REPO_DIR],
+                            cwd=NODE_DIR, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip().endswith("ok")
