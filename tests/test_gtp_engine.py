@@ -1,0 +1,360 @@
+"""The GTP commands in process (``GtpEngine.run_command``): what each does to the game, what it
+refuses, and that a failure changes nothing."""
+
+import pytest
+
+from gtp_engine.coords import Color
+from gtp_engine.game import Game
+from gtp_engine.gtp import EngineSettings, GtpEngine, GtpError, parse_line
+from gtp_engine.gtp.table import CommandTable
+
+
+def make_engine(variant="go", size=9, komi=None, **settings):
+    return GtpEngine(Game(variant, size, komi), EngineSettings(**settings))
+
+
+def gtp(engine, line):
+    """Run one command line; the answer text, or GtpError."""
+    command = parse_line(line)
+    return engine.run_command(command.name, command.args)
+
+
+def gtp_lines(engine, text):
+    for line in text.strip().splitlines():
+        gtp(engine, line)
+
+
+def refused(engine, line) -> str:
+    with pytest.raises(GtpError) as err:
+        gtp(engine, line)
+    return str(err.value)
+
+
+def board(engine):
+    return gtp(engine, "gogui-rules_board").split("\n")
+
+
+# ----------------------------------------------------------------- administration
+def test_list_commands_is_the_sorted_table_and_known_command_agrees():
+    engine = make_engine()
+    names = gtp(engine, "list_commands").split("\n")
+    assert names == sorted(engine.handlers)
+    for name in names:
+        assert gtp(engine, f"known_command {name}") == "true"
+    assert gtp(engine, "known_command undo2") == "false"
+
+
+def test_every_interface_command_is_there():
+    standard = """protocol_version name version known_command list_commands quit boardsize
+        clear_board komi play genmove undo showboard final_score final_status_list time_settings
+        time_left loadsgf reg_genmove fixed_handicap place_free_handicap set_free_handicap
+        printsgf kgs-time_settings kgs-genmove_cleanup cputime variant list_variants fair_komi
+        terrain_generate terrain_load terrain_show fort genfort forts last_move_info
+        gogui-rules_game_id gogui-rules_board gogui-rules_board_size gogui-rules_legal_moves
+        gogui-rules_side_to_move gogui-rules_final_result gogui-rules_captured_count
+        gogui-rules_board_gfx gogui-analyze_commands""".split()
+    assert set(standard) <= set(make_engine().handlers)
+
+
+def test_analyze_commands_name_known_commands():
+    engine = make_engine()
+    for entry in gtp(engine, "gogui-analyze_commands").split("\n"):
+        kind, label, command = entry.split("/")
+        assert kind in ("gfx", "string") and label
+        assert gtp(engine, f"known_command {command.split()[0]}") == "true"
+
+
+def test_list_variants():
+    assert gtp(make_engine(), "list_variants").split("\n") == ["go", "loose", "goncrete", "disto", "terrain"]
+
+
+# ----------------------------------------------------------------- settings survive syncs
+def test_komi_then_boardsize_then_clear_board_keeps_komi_and_rules():
+    """Sabaki's sync order: komi first, then boardsize and clear_board."""
+    engine = make_engine("loose", 9)
+    gtp_lines(engine, "komi 2\nboardsize 7\nclear_board")
+    assert gtp(engine, "variant") == "loose"
+    assert engine.game.komi == 2 and engine.game.size == 7
+    assert gtp(engine, "final_score") == "W+2"
+
+
+def test_variant_sets_default_komi_and_is_refused_when_size_does_not_fit():
+    engine = make_engine("go", 10, komi=0.5)
+    gtp(engine, "play b D4")
+    assert "odd" in refused(engine, "variant loose")
+    assert gtp(engine, "variant") == "go" and engine.game.komi == 0.5 and len(engine.game.moves) == 1
+    gtp(engine, "variant disto")
+    assert engine.game.komi == 6.5 and not engine.game.moves
+    assert "unknown variant" in refused(engine, "variant chess")
+
+
+@pytest.mark.parametrize("variant, good, bad", [
+    ("go", ["7.5", "-3", "0"], ["7.3", "nan", "inf", "-inf", "1e999", "x", "1e5"]),
+    ("loose", ["6", "-2", "0"], ["5", "6.5", "nan"]),
+    ("disto", ["6.5", "0"], ["6.25"]),
+])
+def test_komi_per_game(variant, good, bad):
+    engine = make_engine(variant, 9)
+    for value in good:
+        gtp(engine, f"komi {value}")
+        assert engine.game.komi == float(value)
+    before = engine.game.komi
+    for value in bad:
+        refused(engine, f"komi {value}")
+        assert engine.game.komi == before
+
+
+# ----------------------------------------------------------------- moves
+def test_play_undo_back_to_the_start():
+    engine = make_engine()
+    gtp_lines(engine, "play b D4\nplay w pass\nplay b E5")
+    for _ in range(3):
+        gtp(engine, "undo")
+    assert all(set(row) <= {".", " "} for row in board(engine))
+    assert "no moves" in refused(engine, "undo")
+
+
+def test_play_either_colour_and_side_to_move():
+    engine = make_engine()
+    gtp_lines(engine, "play w D4\nplay w E5")
+    assert gtp(engine, "gogui-rules_side_to_move") == "black"
+
+
+def test_legal_moves_are_the_games_plus_pass_and_empty_when_over():
+    engine = make_engine("go", 5)
+    gtp(engine, "play b C3")
+    expected = [f"{c}{r}" for r in range(5, 0, -1) for c in "ABCDE" if f"{c}{r}" != "C3"]
+    assert gtp(engine, "gogui-rules_legal_moves").split() == expected + ["pass"]
+    gtp_lines(engine, "play w pass\nplay b pass")
+    assert gtp(engine, "gogui-rules_legal_moves") == ""
+
+
+def test_genmove_plays_a_legal_move_on_our_board_and_is_reproducible():
+    answers = []
+    for _ in range(2):
+        engine = make_engine("goncrete", 9, seed=11)
+        moves = [gtp(engine, f"genmove {'bw'[i % 2]}") for i in range(20)]
+        assert len(engine.game.moves) == 20
+        assert [m.point for m in engine.game.moves if m.point] != []
+        answers.append(moves)
+    assert answers[0] == answers[1]
+    other = make_engine("goncrete", 9, seed=12)
+    assert [gtp(other, f"genmove {'bw'[i % 2]}") for i in range(20)] != answers[0]
+
+
+# Black owns everything but its two eyes; White may not play in them (suicide).
+#   3 X X X
+#   2 X . X
+#   1 . X X
+EYES = "play b A3\nplay b B3\nplay b C3\nplay b A2\nplay b C2\nplay b B1\nplay b C1"
+
+
+def test_genmove_does_not_fill_its_own_eyes_and_passes():
+    engine = make_engine("go", 3)
+    gtp_lines(engine, EYES)
+    before = board(engine)
+    assert gtp(engine, "genmove w") == "pass"
+    assert gtp(engine, "genmove b") == "pass"
+    assert board(engine) == before
+    assert engine.game.over
+
+
+def test_genmove_repeated_pass_is_answered_but_not_recorded():
+    engine = make_engine("go", 3)
+    gtp_lines(engine, EYES)
+    assert gtp(engine, "genmove b") == "pass"   # Black moved last: a pass is refused (C3)
+    assert len(engine.game.moves) == 7
+
+
+def test_resign_only_when_allowed_and_hopeless():
+    engine = make_engine("go", 3, resign=True)
+    gtp_lines(engine, EYES)
+    assert gtp(engine, "genmove w") == "resign"
+    assert len(engine.game.moves) == 7
+    assert gtp(make_engine("go", 3, resign=True), "genmove b") != "resign"
+
+
+def test_reg_genmove_changes_nothing():
+    engine = make_engine(seed=3)
+    move = gtp(engine, "reg_genmove b")
+    assert move != "pass" and not engine.game.moves
+
+
+def test_genmove_before_the_forts_is_refused():
+    engine = make_engine("terrain", 9)
+    assert "forts" in refused(engine, "genmove b")
+
+
+# ----------------------------------------------------------------- handicap
+@pytest.mark.parametrize("variant", ["loose", "goncrete", "disto"])
+def test_handicap_only_where_the_rules_allow_it(variant):
+    engine = make_engine(variant, 9)
+    for line in ("fixed_handicap 2", "place_free_handicap 2", "set_free_handicap C3 G7"):
+        assert "no handicap" in refused(engine, line)
+    assert not engine.game.setup
+
+
+def test_fixed_and_free_handicap_in_go():
+    engine = make_engine("go", 19)
+    assert gtp(engine, "fixed_handicap 9").split() == "D4 Q16 D16 Q4 D10 Q10 K4 K16 K10".split()
+    assert gtp(engine, "gogui-rules_side_to_move") == "white"
+    gtp(engine, "clear_board")
+    stones = gtp(engine, "place_free_handicap 12").split()
+    assert len(set(stones)) == 12
+    assert sum(row.count("X") for row in board(engine)) == 12
+    gtp(engine, "clear_board")
+    gtp(engine, "set_free_handicap A1 T19 K10")
+    assert "board not empty" in refused(engine, "set_free_handicap B1 B2")
+    gtp(engine, "clear_board")
+    assert "distinct" in refused(engine, "set_free_handicap A1 A1")
+    assert not engine.game.setup
+
+
+def test_handicap_in_terrain_go_after_the_forts():
+    engine = make_engine("terrain", 9, forts_auto=True)
+    assert "forts" in refused(engine, "fixed_handicap 2")
+    engine.place_auto_forts()
+    stones = gtp(engine, "place_free_handicap 3").split()
+    assert len(stones) == 3 and gtp(engine, "gogui-rules_side_to_move") == "white"
+
+
+# ----------------------------------------------------------------- results
+def test_final_status_list_disto_meals_are_dead():
+    # RULES D-example: white C2 makes black C3 a meal.
+    engine = make_engine("disto", 5)
+    gtp_lines(engine, "play b C3\nplay w C4\nplay w B3\nplay w D3\nplay w C2")
+    assert gtp(engine, "final_status_list dead") == "C3"
+    assert gtp(engine, "final_status_list alive") == "C4 B3 D3 C2"
+    assert gtp(engine, "final_status_list seki") == ""
+    assert "invalid status" in refused(engine, "final_status_list zombie")
+
+
+def test_captured_count_counts_go_captures_per_capturer():
+    engine = make_engine("go", 5)
+    gtp_lines(engine, "play b A2\nplay w A1\nplay b B1")
+    assert gtp(engine, "gogui-rules_captured_count") == "1 0"
+
+
+# ----------------------------------------------------------------- terrain and forts
+def test_forts_genfort_and_terrain_show():
+    engine = make_engine("terrain", 9, seed=4)            # 9x9: two forts each (T2)
+    assert "white's turn" in refused(engine, "genfort b")
+    placed = [gtp(engine, f"genfort {color}") for color in "wbwb"]
+    assert "already placed" in refused(engine, "genfort w")
+    assert gtp(engine, "forts").split() == ["w", placed[0], "b", placed[1], "w", placed[2], "b", placed[3]]
+    shown = gtp(engine, "terrain_show")
+    assert shown.count("w") == shown.count("b") == 2
+    again = make_engine("terrain", 9, seed=4)
+    assert [gtp(again, f"genfort {color}") for color in "wbwb"] == placed
+
+
+def test_boardsize_to_a_new_size_in_terrain_regenerates_the_map_and_auto_places_forts():
+    engine = make_engine("terrain", 9, forts_auto=True)
+    engine.place_auto_forts()
+    old_forts = gtp(engine, "forts")
+    gtp(engine, "boardsize 9")
+    assert gtp(engine, "forts") == old_forts            # same size: map and forts kept
+    gtp(engine, "boardsize 11")
+    assert engine.game.size == 11 and engine.game.fort_turn is None
+    assert len(gtp(engine, "forts").split()) == 4 * engine.game.forts_per_side
+
+
+def test_terrain_commands_need_terrain():
+    engine = make_engine("go", 9)
+    for line in ("terrain_show", "terrain_generate 3", "terrain_load ...../...../...../...../....."):
+        assert "no terrain" in refused(engine, line)
+
+
+def test_terrain_load_sets_the_size_and_strict_checks_t1():
+    engine = make_engine("terrain", 9)
+    gtp(engine, "terrain_load .^.../.~.../...../...../.....")
+    assert engine.game.size == 5
+    assert "T1" in refused(engine, "terrain_load .^.../.~.../...../...../..... strict")
+    assert "strict" in refused(engine, "terrain_load .^.../.~.../...../...../..... loose")
+    assert gtp(engine, "terrain_show") == ".^.../.~.../...../...../....."
+
+
+def test_terrain_generate_answers_its_seed_and_is_reproducible():
+    engine = make_engine("terrain", 9)
+    assert gtp(engine, "terrain_generate 42") == "42"
+    first = gtp(engine, "terrain_show")
+    seed = gtp(engine, "terrain_generate")                # the engine picks a seed and says which
+    chosen = gtp(engine, "terrain_show")
+    gtp(engine, f"terrain_generate {seed}")
+    assert gtp(engine, "terrain_show") == chosen
+    gtp(engine, "terrain_generate 42")
+    assert gtp(engine, "terrain_show") == first
+    gtp(engine, "terrain_generate 42 mountains=4 water=4 groups=2-2 min_group=2")
+    assert gtp(engine, "terrain_show").count("^") == 4
+
+
+# ----------------------------------------------------------------- showboard and last move
+def test_showboard_marks_flips_and_the_last_move():
+    engine = make_engine("loose", 5)
+    gtp_lines(engine, "play b B3\nplay w B4\nplay w C4\nplay w A3\nplay w B2\nplay w C2\nplay w D3")
+    text = gtp(engine, "showboard")
+    assert "  3 O o .(O). 3" in text.split("\n")
+    assert "x o flipped by the last move" in text
+    assert gtp(engine, "last_move_info") == "flipped B3"
+
+
+# ----------------------------------------------------------------- time
+def test_time_settings_are_stored_and_bad_ones_refused():
+    engine = make_engine()
+    gtp(engine, "time_settings 600 30 5")
+    assert (engine.time_control.system, engine.time_control.main_time) == ("canadian", 600)
+    gtp(engine, "time_left white 120.5 3")
+    assert engine.time_left[Color.WHITE].seconds == 120.5
+    gtp(engine, "kgs-time_settings byoyomi 300 30 5")
+    assert (engine.time_control.system, engine.time_control.periods) == ("byoyomi", 5)
+    before = engine.time_control
+    for line in ("time_settings 1 2", "time_settings a 0 0", "kgs-time_settings absolute",
+                 "kgs-time_settings fischer 1 2", "time_left red 1 0"):
+        refused(engine, line)
+    assert engine.time_control == before
+
+
+# ----------------------------------------------------------------- the error contract
+def test_an_internal_error_is_reported_and_rolls_everything_back(capsys):
+    table = CommandTable("broken")
+
+    @table.command("break")
+    def break_(engine, args):
+        engine.game.play(Color.BLACK, (0, 0))
+        engine.game.set_komi(0.5)
+        engine.rng.random()
+        raise RuntimeError("Boom")
+
+    from gtp_engine.gtp import core
+    engine = GtpEngine(Game("go", 9), EngineSettings(), tables=[core.TABLE, table])
+    gtp(engine, "play w E5")
+    state = engine.rng.getstate()
+    success, text = engine.execute("break", [])
+    assert not success and text == "internal error: runtimeerror: boom"
+    assert "Traceback" in capsys.readouterr().err
+    assert [m.point for m in engine.game.moves] == [(4, 4)] and engine.game.komi == 7.5
+    assert engine.rng.getstate() == state
+    assert engine.execute("name", []) == (True, "vargo")
+
+
+def test_engine_errors_pass_through_lowercase():
+    engine = make_engine()
+    gtp(engine, "play b D4")
+    assert refused(engine, "play w D4") == "illegal move: D4 (occupied)"
+
+
+# ----------------------------------------------------------------- files
+def test_printsgf_and_loadsgf_round_trip(tmp_path):
+    engine = make_engine("disto", 7, komi=2.5)
+    gtp_lines(engine, "play b C3\nplay w D4\nplay b E5\nplay w pass")
+    path = tmp_path / "game.sgf"
+    assert gtp(engine, f"printsgf {path}") == ""
+    assert gtp(engine, "printsgf").startswith("(;")
+    other = make_engine("go", 19)
+    gtp(other, f"loadsgf {path}")
+    assert gtp(other, "variant") == "disto" and other.game.komi == 2.5
+    assert board(other) == board(engine) and len(other.game.moves) == 4
+    gtp(other, f"loadsgf {path} 3")           # the position before move 3
+    assert len(other.game.moves) == 2
+    assert "cannot read" in refused(other, f"loadsgf {tmp_path / 'missing.sgf'}")
+    assert len(other.game.moves) == 2
