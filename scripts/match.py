@@ -84,7 +84,7 @@ class MatchConfig:
             "variant": s.variant, "size": s.size, "komi": s.komi,
             "time_control": None if tc is None else {"main": tc.main, "byoyomi": tc.byoyomi, "stones": tc.stones},
             "move_timeout": s.move_timeout, "time_margin": s.time_margin, "max_moves": s.max_moves,
-            "fair_komi": s.fair_komi, "seed": self.seed,
+            "fair_komi": s.fair_komi, "cleanup": s.cleanup and s.engine_scores, "seed": self.seed,
         }
 
     def spec(self, index: int) -> GameSpec:
@@ -466,7 +466,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--fair-komi", type=float, metavar="SECONDS",
                         help="before each game ask engines with fair_komi (SECONDS each) and use the average")
     parser.add_argument("--no-engine-scores", action="store_true",
-                        help="do not ask the engines for their final_score")
+                        help="do not ask the engines for their final_score (and so never clean up)")
+    parser.add_argument("--no-cleanup", action="store_true",
+                        help="score two passes at once, even when an engine's final_score disputes the "
+                             "result (default: one clean-up phase with kgs-genmove_cleanup, as on KGS)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     return parser
 
@@ -505,7 +508,7 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
         variant=rules.name, size=args.size, komi=float(komi), time_control=control,
         move_timeout=args.move_timeout or None, time_margin=args.time_margin,
         command_timeout=args.command_timeout, max_moves=max_moves, fair_komi=args.fair_komi,
-        engine_scores=not args.no_engine_scores)
+        engine_scores=not args.no_engine_scores, cleanup=not args.no_cleanup)
     return MatchConfig((args.engine_a, args.engine_b), settings, args.games, args.out, args.jobs, args.seed)
 
 

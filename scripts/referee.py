@@ -123,7 +123,9 @@ class GameSettings:
     """What every game of a match shares. ``move_timeout`` bounds ``genmove`` when there is no
     clock (None: wait for ever); ``time_margin`` is added to the clock before a hang is declared;
     ``max_moves`` caps a game's turns (passes included); ``fair_komi`` is the seconds each engine
-    may spend on ``fair_komi`` (None: keep the komi)."""
+    may spend on ``fair_komi`` (None: keep the komi); ``engine_scores`` asks the engines for
+    their ``final_score`` (recorded for comparison); ``cleanup`` allows one clean-up phase when
+    they dispute the referee's result (which needs ``engine_scores``)."""
 
     variant: str
     size: int
@@ -135,6 +137,7 @@ class GameSettings:
     max_moves: int = 0
     fair_komi: Optional[float] = None
     engine_scores: bool = True
+    cleanup: bool = True
 
 
 @dataclass(frozen=True)
@@ -278,10 +281,12 @@ class Referee:
         except EngineError:
             raise Forfeit(label, MALFORMED, f"{self._who(label)} answered {command} with {answer!r}") from None
 
-    def _genmove(self, color: Color) -> Optional[str]:
-        """Ask the engine to move and play it on the referee; returns None, or 'resign'."""
+    def _genmove(self, color: Color, cleanup: bool = False) -> Optional[str]:
+        """Ask the engine to move and play it on the referee; returns None, or 'resign'.
+        In a clean-up phase engines that have it get ``kgs-genmove_cleanup`` instead."""
         label = self.label_of[color]
         engine = self.engines[label]
+        command = "kgs-genmove_cleanup" if cleanup and engine.known("kgs-genmove_cleanup") else "genmove"
         clock = self.clocks.get(label)
         if clock is not None:
             if engine.known("time_left"):
@@ -292,7 +297,7 @@ class Referee:
             timeout = self.settings.move_timeout
         started = time.monotonic()
         try:
-            answer = engine.send(f"genmove {color.word}", timeout=timeout)
+            answer = engine.send(f"{command} {color.word}", timeout=timeout)
         except EngineTimeout as err:
             raise Forfeit(label, TIMEOUT, f"{self._who(label)} ran out of time "
                           f"({timeout:g} s for a move): {err}") from err
@@ -304,7 +309,7 @@ class Referee:
             clock.spend(elapsed)
         if answer.strip().lower() == "resign":
             return "resign"
-        move = self._read_vertex(label, answer, "genmove")
+        move = self._read_vertex(label, answer, command)
         try:
             self.game.play(color, move)
         except IllegalMoveError as err:
@@ -315,36 +320,65 @@ class Referee:
         return None
 
     def play(self) -> GameOutcome:
-        """Set up and play the game to its end; never raises for an engine's misbehaviour."""
+        """Set up and play the game to its end; never raises for an engine's misbehaviour.
+
+        When the game ends by two passes and an engine's own ``final_score`` names another
+        winner than the referee (typically: dead stones left on the board, which area scoring
+        counts as alive), the game goes on once in a clean-up phase (``kgs-genmove_cleanup``,
+        as on KGS) until two more passes, and the referee scores the position then.
+        """
         try:
             self.set_up()
-            limit = self.settings.max_moves
-            while not self.game.over:
-                if limit and len(self.game.moves) >= limit:
-                    return self._scored(MOVE_LIMIT, f"move limit of {limit} reached; scored as it stands")
-                color = self.game.to_move
-                if self._genmove(color) == "resign":
-                    label = self.label_of[color]
-                    winner = color.opponent
-                    return self._outcome(f"{winner.letter.upper()}+R", self.label_of[winner], RESIGNATION,
-                                         f"{self._who(label)} resigned")
-            reason = self.game.end_reason
-            return self._scored(reason, reason)
+            cleanup = False
+            while True:
+                ended = self._play_until_over(cleanup)
+                if ended is not None:
+                    return ended
+                reason = self.game.end_reason
+                scores = self._engine_scores()
+                if cleanup or not self._disputed(scores) or reason != TWO_PASSES:
+                    detail = reason + (" after a clean-up phase" if cleanup else "")
+                    return self._scored(reason, detail, scores)
+                cleanup = True
         except Forfeit as forfeit:
             return self._forfeited(forfeit)
 
+    def _play_until_over(self, cleanup: bool) -> Optional[GameOutcome]:
+        """Play turns until the game is over (None), or return a resignation or the move limit.
+        A clean-up phase resumes a game that two passes ended (RULES C5)."""
+        limit = self.settings.max_moves
+        resuming = cleanup
+        while resuming or not self.game.over:
+            resuming = False
+            if limit and len(self.game.moves) >= limit:
+                return self._scored(MOVE_LIMIT, f"move limit of {limit} reached; scored as it stands",
+                                    self._engine_scores())
+            color = self.game.to_move
+            if self._genmove(color, cleanup) == "resign":
+                winner = color.opponent
+                return self._outcome(f"{winner.letter.upper()}+R", self.label_of[winner], RESIGNATION,
+                                     f"{self._who(self.label_of[color])} resigned")
+        return None
+
+    def _disputed(self, scores: Dict[str, Optional[str]]) -> bool:
+        if not self.settings.cleanup:
+            return False
+        referee = self.game.score().result[:1]
+        return any(text is not None and text[:1].upper() != referee for text in scores.values())
+
     # ------------------------------------------------------------- endings
-    def _scored(self, reason: str, detail: str) -> GameOutcome:
+    def _scored(self, reason: str, detail: str, engine_scores: Dict[str, Optional[str]]) -> GameOutcome:
         score = self.game.score()
         winner = self.label_of[score.winner] if score.winner is not None else None
         outcome = self._outcome(score.result, winner, reason, detail)
         outcome.score = (score.black, score.white)
-        if self.settings.engine_scores:
-            outcome.engine_scores = self._engine_scores()
+        outcome.engine_scores = engine_scores
         return outcome
 
     def _engine_scores(self) -> Dict[str, Optional[str]]:
         """Each engine's own ``final_score``, for comparison only (None when it has none)."""
+        if not self.settings.engine_scores:
+            return {}
         scores = {}
         for label in LABELS:
             engine = self.engines[label]

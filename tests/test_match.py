@@ -204,6 +204,28 @@ def test_move_limit_scores_the_position_as_it_stands(tmp_path, capsys):
     assert game["result"][0] in "BW0" and game["score"] is not None
 
 
+def test_a_disputed_result_gets_one_clean_up_phase(tmp_path, capsys):
+    out = tmp_path / "m"
+    # A claims a draw, which komi 7.5 rules out: the referee's result is always disputed
+    code, results, _, _ = run_match(capsys, out, fake("--claim", "0"), fake("--seed", "4"), "--size", "5",
+                                    "--games", "1")
+    game = results["games"][0]
+    lines = transcript(out, 0)
+    cleanup = [i for i, line in enumerate(lines) if ">> kgs-genmove_cleanup" in line]
+    first_scores = lines.index("A >> final_score")
+    assert cleanup and cleanup[0] > first_scores  # the clean-up came after the dispute
+    assert lines.count("A >> final_score") == 2  # asked again after the clean-up, once
+    assert game["reason"] == "two passes" and game["detail"] == "two passes after a clean-up phase"
+    assert game["engine_scores"]["A"] == "0" and parse_sgf(out, game).score().result == game["result"]
+
+
+def test_no_cleanup_scores_at_the_first_two_passes(tmp_path, capsys):
+    out = tmp_path / "m"
+    run_match(capsys, out, fake("--claim", "0"), fake("--seed", "4"), "--size", "5", "--games", "1",
+              "--no-cleanup")
+    assert not any("kgs-genmove_cleanup" in line for line in transcript(out, 0))
+
+
 # --------------------------------------------------------------------------- engines that fail
 @pytest.mark.parametrize("fault, reason, letter, restarted", [
     ("illegal", "illegal move", "F", False),

@@ -15,7 +15,8 @@ life) misbehave:
   refuse     answer ``? ...`` to the opponent's next ``play`` instead
 
 ``--no-variant`` hides the variant and terrain commands (like GNU Go); ``--fort-fault`` makes
-``genfort`` answer a point already holding a fort; ``--seed`` fixes the random moves.
+``genfort`` answer a point already holding a fort; ``--claim RESULT`` makes ``final_score``
+answer RESULT whatever the board; ``--seed`` fixes the random moves.
 """
 
 import argparse
@@ -42,7 +43,8 @@ class FakeEngine:
             "list_commands": lambda a: "\n".join(self.commands), "known_command": self.known_command,
             "quit": lambda a: "", "boardsize": self.boardsize, "clear_board": self.clear_board,
             "komi": self.set_komi, "play": self.play, "genmove": self.genmove,
-            "final_score": lambda a: self.game.score().result, "time_settings": lambda a: "",
+            "final_score": lambda a: args.claim or self.game.score().result,
+            "kgs-genmove_cleanup": self.genmove, "time_settings": lambda a: "",
             "time_left": lambda a: "",
         }
         if not args.no_variant:
@@ -142,6 +144,7 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-variant", action="store_true")
     parser.add_argument("--fort-fault", action="store_true")
+    parser.add_argument("--claim", help="answer final_score with this result whatever the board")
     engine = FakeEngine(parser.parse_args())
     for line in sys.stdin:
         words = line.split()
