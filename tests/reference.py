@@ -289,8 +289,9 @@ class RefBoard:
     def _resolve_meals(self, color: Color, p: Point):
         """D2, D3: illegal only when an enemy person that was a glutton before the placement
         becomes a meal; report every stone that is newly in a meal."""
-        meals_before = set(self.meals())
-        gluttons_before = set(self.gluttons())
+        if not hasattr(self, "_before"):  # the board never changes: compute once per board
+            self._before = (set(self.meals()), set(self.gluttons()))
+        meals_before, gluttons_before = self._before
         stones = self.after_placement(color, p)
         meals_after = set(self.meals(stones))
         for g in self.groups(stones, color.opponent):

@@ -220,7 +220,7 @@ def test_L1_false_liberty_touches_both_colours_and_no_empty_point(backend):
         . X O . .
         X . X . .
         . X O . .
-        . O X O .
+        . O X . .
         X . O . .
     """)
     # A5 and B4 touch black only; A2 touches the empty A3. B1 (on the edge: three
@@ -617,6 +617,19 @@ def test_D2_glutton_status_is_judged_before_the_placement(backend):
     effects = b.play(B, "A2")
     assert vertices(effects.meals) == ["A2", "A1"]
     assert vertices(b.meals()) == ["A2", "A1"]
+
+
+def test_D1_a_meal_next_to_a_meal_is_a_glutton_too(backend):
+    b = new(backend, "disto", 5)
+    b.setup("""
+        . . . . .
+        . . . . .
+        O . . . .
+        . O . . .
+        O X . . .
+    """)
+    b.play(B, "A2")  # black A2 and white A1: two meals side by side
+    assert vertices(b.gluttons()) == ["A3", "A2", "B2", "A1", "B1"]
 
 
 def test_D2_nothing_is_ever_removed_or_flipped(backend):
