@@ -157,6 +157,9 @@ def build_game(options: Options):
     from .errors import RulesError
     from .game import Game
     from .rules import find_rules
+    komi = options.komi
+    if komi is not None and komi == int(komi):
+        komi = int(komi)  # so that a refusal quotes "5", not "5.0"
     if options.setup_data is not None:
         import sgf
         game = sgf.game_from_sgf(options.setup_data, 1)  # before move 1: the set-up only
@@ -166,11 +169,10 @@ def build_game(options: Options):
         if options.size is not None and options.size != game.size:
             raise RulesError(f"--size {options.size} does not match {options.setup} "
                              f"({game.size}x{game.size})")
-        if options.komi is not None:
-            game.set_komi(options.komi)
+        if komi is not None:
+            game.set_komi(komi)
     else:
-        game = Game(options.variant or "go", options.size, options.komi,
-                    terrain_seed=options.terrain_seed)
+        game = Game(options.variant or "go", options.size, komi, terrain_seed=options.terrain_seed)
     if options.forts == "auto":
         from .search.forts import auto_forts
         auto_forts(game, options.seed)
@@ -214,9 +216,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from .gtp import GtpEngine, serve
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # whatever prints by mistake must not corrupt the protocol
-    engine = GtpEngine(_build_in_background(options), options.engine_settings())
+    game = _build_in_background(options)
+    engine = GtpEngine(game, options.engine_settings())
     try:
         serve(engine, sys.stdin.buffer, out)
     except BrokenPipeError:
         pass
-    return 0
+    # Bad options found by the build end the process with code 2 even when the input ended first.
+    return 0 if game.exception() is None else 1

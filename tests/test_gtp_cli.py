@@ -1,0 +1,140 @@
+"""The command line, through real processes: options, exit codes, determinism of the set-up
+(GoGui's ruler is a second process with the same command line), stdout holding only GTP."""
+
+import subprocess
+import sys
+
+import pytest
+
+from gtp_engine.game import Game
+from gtp_engine.gtp import GtpEngine
+
+
+def run_engine(args, commands: str = ""):
+    return subprocess.run([sys.executable, "-m", "gtp_engine", *args], input=commands.encode(),
+                          capture_output=True)
+
+
+def answers(args, commands: str):
+    """The answers' texts (without ``= ``), asserting every command succeeded."""
+    result = run_engine(args, commands)
+    assert result.returncode == 0, result.stderr.decode()
+    blocks = result.stdout.decode().split("\n\n")[:-1]
+    assert all(b.startswith("=") for b in blocks), blocks
+    return [b[1:].strip() for b in blocks]
+
+
+class GtpProcess:
+    """An engine process driven one command at a time (as GoGui drives its ruler)."""
+
+    def __init__(self, args):
+        self.process = subprocess.Popen([sys.executable, "-m", "gtp_engine", *args],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def send(self, command: str) -> str:
+        self.process.stdin.write(command.encode() + b"\n")
+        self.process.stdin.flush()
+        lines = []
+        while True:
+            line = self.process.stdout.readline().decode()
+            assert line, "the engine died"
+            if line == "\n":
+                break
+            lines.append(line)
+        text = "".join(lines)
+        assert text.startswith("= "[: 1]), f"{command}: {text}"
+        return text[1:].strip()
+
+    def close(self) -> int:
+        self.process.stdin.close()
+        return self.process.wait()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--size", "30"], "board size from 2 to 25"),
+    (["--komi", "nan"], "finite"),
+    (["--komi", "inf"], "finite"),
+    (["--seed", "-1"], "non-negative"),
+    (["--playouts", "0"], "positive"),
+    (["--forts", "D4,"], "vertices like"),
+    (["--setup", "/nonexistent/file.sgf"], "cannot read"),
+    (["--log-level", "loud"], "invalid choice"),
+    (["--frobnicate"], "unrecognized"),
+    (["--variant", "chess"], "unknown variant: 'chess'"),
+    (["--variant", "loose", "--size", "10"], "loose needs an odd board size, not 10"),
+    (["--variant", "loose", "--komi", "5"], "loose komi must be an even integer, not 5"),
+    (["--variant", "go", "--forts", "D4"], "--forts needs terrain"),
+    (["--variant", "terrain", "--size", "9", "--forts", "G7"], "plain"),
+])
+def test_bad_options_exit_with_code_2_and_a_message(args, message):
+    result = run_engine(args, "name\n")
+    assert result.returncode == 2
+    assert message in result.stderr.decode()
+    assert all(block.startswith("=") for block in result.stdout.decode().split("\n\n")[:-1])
+
+
+def test_name_version_and_quit():
+    assert answers([], "name\nversion\nquit\nname\n") == ["vargo", "0.1.0", ""]
+
+
+def test_options_set_the_game():
+    assert answers(["--variant", "disto", "--size", "7", "--komi", "2.5"],
+                   "variant\ngogui-rules_board_size\ngogui-rules_final_result\n") == [
+        "disto", "7", "W+2.5: black 0, white 2.5 (komi 2.5)"]
+
+
+def test_forts_auto_is_deterministic_for_a_seed():
+    args = ["--variant", "terrain", "--size", "9", "--forts", "auto"]
+    first = answers(args + ["--seed", "3"], "forts\n")[0]
+    assert first == answers(args + ["--seed", "3"], "forts\n")[0]
+    assert len(first.split()) == 8                                   # 2 forts each on 9x9
+    assert first != answers(args + ["--seed", "4"], "forts\n")[0]
+    assert answers(args + ["--seed", "3", "--terrain-seed", "1"], "forts\nterrain_show\n") != \
+        answers(args + ["--seed", "3"], "forts\nterrain_show\n")
+
+
+def test_forts_list_is_placed_white_first():
+    # terrain seed 0 on 9x9 leaves C3, H8, B2 and J1 plain
+    args = ["--variant", "terrain", "--size", "9", "--forts", "C3,H8,B2,J1"]
+    assert answers(args, "forts\n") == ["w C3 b H8 w B2 b J1"]
+
+
+def test_setup_file_gives_map_forts_and_komi(tmp_path):
+    from gtp_engine.rules.terrain_map import TerrainMap
+    game = Game("terrain", 5, komi=3.5, terrain=TerrainMap.from_text("..^^./.~~../...../...../....~"))
+    engine = GtpEngine(game)
+    for line in ("fort w A1", "fort b E4", "play b C3"):
+        engine.run_command(line.split()[0], line.split()[1:])
+    path = tmp_path / "setup.sgf"
+    engine.run_command("printsgf", [str(path)])
+    got = answers(["--setup", str(path)], "variant\nforts\nterrain_show\ngogui-rules_final_result\n"
+                  "gogui-rules_board\n")
+    assert got[:3] == ["terrain", "w A1 b E4", "..^^./.~~.b/...../...../w...~"]
+    assert got[3].startswith("W+3.5")                           # komi 3.5, no stone: moves not played
+    assert "X" not in got[4]
+    assert answers(["--setup", str(path), "--komi", "0.5"], "gogui-rules_final_result\n")[0].startswith("W+0.5")
+    bad = run_engine(["--setup", str(path), "--variant", "go"], "name\n")
+    assert bad.returncode == 2 and "does not match" in bad.stderr.decode()
+
+
+def test_ruler_and_player_processes_agree_the_way_gogui_uses_them():
+    """GoGui starts the ruler with the player's command line, never sends it boardsize, komi or
+    set-up, and after each move sends clear_board and the whole game again."""
+    args = ["--variant", "terrain", "--size", "9", "--forts", "auto", "--seed", "2"]
+    player, ruler = GtpProcess(args), GtpProcess(args)
+    try:
+        assert ruler.send("gogui-rules_game_id") == "Terrain"
+        moves = []
+        for turn in range(30):
+            color = "bw"[turn % 2]
+            move = player.send(f"genmove {color}")
+            assert move in ruler.send("gogui-rules_legal_moves").split()
+            moves.append(f"play {color} {move}")
+            ruler.send("clear_board")
+            for played in moves:
+                ruler.send(played)
+            assert ruler.send("gogui-rules_board") == player.send("gogui-rules_board")
+            assert ruler.send("gogui-rules_side_to_move") == player.send("gogui-rules_side_to_move")
+        assert ruler.send("forts") == player.send("forts")
+    finally:
+        assert player.close() == 0 and ruler.close() == 0
