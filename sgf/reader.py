@@ -71,7 +71,7 @@ def rules_of(root) -> type:
         try:
             return find_rules(variant)
         except EngineError as err:
-            raise SgfError(f"node 0: bad VR[{variant}]: {err}")
+            raise SgfError(f"node 0: bad VR[{show(variant)}]: {err}")
     ruleset = root_text(root, "RU")
     if ruleset:
         try:
@@ -91,7 +91,7 @@ def komi_of(root) -> float:
     try:
         return float(text.strip())
     except ValueError:
-        raise SgfError(f"node 0: bad KM[{text}]: not a number")
+        raise SgfError(f"node 0: bad KM[{show(text)}]: not a number")
 
 
 def read_settings(sgf_game) -> Game:
@@ -133,7 +133,7 @@ def read_map(root, size: int) -> TerrainMap:
             elif key in MAP_CHECK_KEYS and value is not None:
                 checks[key] = value
             else:
-                raise SgfError(f"node 0: bad MP[{root_text(root, 'MP')}]: unknown or bad {key!r}")
+                raise SgfError(f"node 0: bad MP[{show(root_text(root, 'MP'))}]: unknown or bad {key!r}")
     sources = ("MT", "WA") if root.has_property("MT") or root.has_property("WA") else ("TR", "SQ")
     kinds = [PLAIN] * (size * size)
     for identifier, kind in zip(sources, (MOUNTAIN, WATER)):
@@ -154,7 +154,7 @@ def map_params(root):
     try:
         return parse_params(root_text(root, "MP"))
     except ValueError as err:
-        raise SgfError(f"node 0: bad MP[{root_text(root, 'MP')}]: {err}")
+        raise SgfError(f"node 0: bad MP[{show(root_text(root, 'MP'))}]: {err}")
 
 
 def points_of(node, identifier: str, size: int, index: int = 0, compressed: bool = True):

@@ -18,7 +18,7 @@ from .reader import is_view_export, replay, root_text
 from .values import show
 from .writer import VIEW_NOTICE, WriteOptions, build_tree
 
-MANAGED = frozenset(("B", "W", "AB", "AW", "AE"))
+MANAGED = frozenset(("B", "W", "AB", "AW", "AE", "SZ"))  # SZ outside the root is junk sgfmill refuses
 MANAGED_ROOT = MANAGED | {"HA", "MT", "WA", "FB", "FW", "MP", "VV"}
 VIEW_MARKUP = frozenset(("TR", "SQ", "LB"))
 MAX_SIZE_SGFMILL = 26
@@ -31,7 +31,8 @@ def parse(data: bytes) -> sgf.Sgf_game:
     try:
         coarse = sgf_grammar.parse_sgf_game(bytes(data))
     except ValueError as err:
-        raise SgfError(f"cannot parse sgf: {str(err).lower()}")
+        raise SgfError(f"cannot parse sgf: {show(str(err).lower(), 80)}")
+    drop_nameless_properties(coarse)
     size_values = coarse.sequence[0].get("SZ")
     if size_values:
         raw = size_values[0].strip()
@@ -40,8 +41,23 @@ def parse(data: bytes) -> sgf.Sgf_game:
         size_values[0] = raw
     try:
         return sgf.Sgf_game.from_coarse_game_tree(coarse)
+    except (ValueError, LookupError):
+        pass  # an unknown charset in CA: read the text as UTF-8, the common case today
+    try:
+        return sgf.Sgf_game.from_coarse_game_tree(coarse, override_encoding="UTF-8")
     except (ValueError, LookupError) as err:
-        raise SgfError(f"node 0: {str(err).lower()}")
+        raise SgfError(f"node 0: {show(str(err).lower(), 80)}")
+
+
+def drop_nameless_properties(coarse) -> None:
+    """Drop properties whose names had no capital letter (sgfmill strips lower case, leaving
+    an empty name that no writer accepts); such words are junk, not FF[4] properties."""
+    trees = [coarse]
+    while trees:
+        tree = trees.pop()
+        for properties in tree.sequence:
+            properties.pop("", None)
+        trees.extend(tree.children)
 
 
 class SgfRecord:
@@ -88,6 +104,16 @@ class SgfRecord:
         if self._source is not None:
             _Merger(self._source, self._move_nodes, self.game, tree, computed, options).run()
         return tree.serialise()
+
+
+def comment_text(node) -> Optional[str]:
+    """A node's comment as text: "" when absent, None when it cannot be read."""
+    if not node.has_property("C"):
+        return ""
+    try:
+        return node.get("C")
+    except ValueError:
+        return None
 
 
 class _Merger:
@@ -149,15 +175,16 @@ class _Merger:
                 new.set_raw_list(identifier, self.values(old, identifier))
 
     def merge_comment(self, old, new) -> None:
-        try:
-            old_text = old.get("C").replace(VIEW_NOTICE, "").strip()
-        except ValueError:
+        """The old comment (without our view notice) and ours, each once; an unreadable old
+        comment is copied raw unless we wrote one."""
+        old_text, new_text = comment_text(old), comment_text(new)
+        if old_text is None:
             if not new.has_property("C"):
                 new.set_raw_list("C", self.values(old, "C"))
             return
-        if not old_text:
+        old_text = old_text.replace(VIEW_NOTICE, "").strip()
+        if not old_text or new_text is None:
             return
-        new_text = new.get("C") if new.has_property("C") else ""
         if new_text in old_text:
             new.set("C", old_text)
         elif old_text not in new_text:
@@ -177,5 +204,6 @@ class _Merger:
             node, parent = stack.pop()
             copy = parent.new_child()
             for identifier in node.properties():
-                copy.set_raw_list(identifier, self.values(node, identifier))
+                if identifier != "SZ":
+                    copy.set_raw_list(identifier, self.values(node, identifier))
             stack.extend((child, copy) for child in reversed(list(node)))

@@ -19,7 +19,11 @@ def point_text(point: Point, size: int) -> str:
 
 
 def parse_point(raw: bytes, size: int) -> Point:
-    """Read one point; ValueError for anything but two letters on the board."""
+    """Read one point (surrounding whitespace ignored); ValueError for anything but two letters
+    on the board."""
+    raw = raw.strip()
+    if not raw:
+        raise ValueError("empty point value")
     if len(raw) != 2 or not raw.isalpha() or not raw.islower():
         raise ValueError(f"bad point {show(raw)}")
     col = raw[0] - ord("a")
@@ -50,9 +54,9 @@ def parse_point_list(values: Iterable[bytes], size: int, compressed: bool = True
     return points
 
 
-def show(raw: bytes, limit: int = 24) -> str:
-    """A raw value as printable text for messages, cut to ``limit`` characters."""
-    text = raw.decode("utf-8", "backslashreplace")
+def show(raw, limit: int = 24) -> str:
+    """A raw value (bytes or text) as one printable line for messages, cut to ``limit`` characters."""
+    text = raw.decode("utf-8", "backslashreplace") if isinstance(raw, (bytes, bytearray)) else str(raw)
     text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
     return text if len(text) <= limit else text[:limit] + "..."
 
