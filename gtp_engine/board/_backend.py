@@ -1,0 +1,84 @@
+"""Which implementation of the kernels runs: the pure-Python mirror until the compiled ones are
+ready, so that nothing on the protocol path ever waits for numba.
+
+``kernels.py`` is loaded twice: once as a plain module (``gtp_engine.board.kernels``, numba
+functions, imported only when compiling or loading the cache) and once, at import of this
+module, as the mirror (same source, ``jit`` the identity, no numba import). Both work on the
+same numpy arrays, so positions move freely from one to the other.
+
+- ``start_warmup()``: background thread: a ``python -m gtp_engine.board.warmup`` subprocess
+  fills the numba cache (the compile holds no lock of ours), then the compiled kernels are
+  loaded from the cache here and switched in.
+- ``compile_now()``: the same, in the calling thread (scripts, tests, benchmarks).
+"""
+
+import importlib
+import importlib.util
+import logging
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+_log = logging.getLogger(__name__)
+_SOURCE = Path(__file__).with_name("kernels.py")
+
+
+def _load_mirror():
+    spec = importlib.util.spec_from_file_location("gtp_engine.board._kernels_mirror", _SOURCE)
+    module = importlib.util.module_from_spec(spec)
+    module.PURE_PYTHON = True
+    spec.loader.exec_module(module)
+    return module
+
+
+mirror = _load_mirror()
+active = mirror          #: the kernels module in use; Position reads it on every call
+_lock = threading.Lock()
+_thread = None
+
+
+def compiled() -> bool:
+    """Whether the compiled kernels are in use."""
+    return active is not mirror
+
+
+def compile_now():
+    """Compile (or load from the numba cache) every kernel and use them from now on; returns
+    the compiled module. Blocks the caller: minutes on a cold cache, a moment on a warm one."""
+    global active
+    with _lock:
+        if active is mirror:
+            module = importlib.import_module("gtp_engine.board.kernels")
+            module.warm_all()
+            active = module
+    return active
+
+
+def _warm_in_background():
+    try:
+        env = dict(os.environ)
+        root = str(Path(__file__).resolve().parents[2])
+        env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+        done = subprocess.run([sys.executable, "-m", "gtp_engine.board.warmup", "--quiet"],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, env=env, check=False)
+        if done.returncode != 0:
+            _log.warning("kernel warm-up subprocess failed (%s); compiling in-process",
+                         done.stderr.decode(errors="replace").strip()[-500:])
+        compile_now()
+        _log.info("compiled board kernels in use")
+    except Exception:  # the mirror keeps working; say why the fast path is missing
+        _log.exception("could not compile the board kernels; staying with pure Python")
+
+
+def start_warmup() -> threading.Thread:
+    """Start compiling the kernels in the background (idempotent); returns the thread."""
+    global _thread
+    with _lock:
+        if _thread is None:
+            _thread = threading.Thread(target=_warm_in_background, name="kernel-warmup",
+                                       daemon=True)
+            _thread.start()
+        return _thread

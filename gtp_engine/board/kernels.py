@@ -1,0 +1,1199 @@
+"""The board kernels: plain functions over one flat int32 state array, compiled by numba.
+
+Reading guide: layout of the state -> small helpers (views, empty list, hash, liberties) ->
+groups (place, merge, remove, flip) -> legality pre-checks per capture kind -> move
+application per capture kind -> ``play`` / ``check`` (the two entry points for one move) ->
+queries (legal points, eyes, scoring) -> the random playout -> ``warm_all``.
+
+This same source is also loaded a second time as a pure-Python *mirror* (``_backend``), with
+``jit`` the identity: the engine uses the mirror until the compiled kernels are ready, so the
+protocol never waits for a compile. Therefore everything here must run unchanged both ways:
+integers read from the int32 arrays go through ``int()`` before arithmetic that could
+overflow 32 bits (numpy scalars wrap; numba widens), and there are no exceptions: an illegal
+move is a returned code.
+
+The board is ``W = N + 2`` columns wide with a wall border, so neighbours need no bounds
+checks; a point ``(row, col)`` is cell ``(row + 1) * W + col + 1`` (row 0 at the bottom).
+
+Groups are incremental: every stone stores its group's *root* cell (``gid``) and the next stone
+of its group in a circular list (``nxt``); the root's cell holds the group data. Liberties are
+*pseudo*-liberties: one count per (stone, adjacent empty point) pair, so merging and removing
+are additions; a group has no liberty iff the count is 0, and exactly one iff all pairs name
+the same point, which we test with the sum and sum of squares of the liberty cells
+(n * sum(x^2) == sum(x)^2 holds only when all x are equal: Cauchy-Schwarz).
+"""
+
+import numpy as np
+
+try:  # the mirror loader sets PURE_PYTHON before running this source
+    PURE_PYTHON  # noqa: B018
+except NameError:
+    PURE_PYTHON = False
+
+if PURE_PYTHON:
+    def jit(function):
+        return function
+else:
+    import numba
+
+    # cache=True: compile once per machine; nogil: the search may run playouts in threads.
+    jit = numba.njit(cache=True, nogil=True)
+
+
+# --------------------------------------------------------------------------- codes and layout
+EMPTY, BLACK, WHITE, WALL, FORT = 0, 1, 2, 3, 4   # cell values of the BOARD section
+PLAIN, MOUNTAIN, WATER = 0, 1, 2
+CAPTURE_REMOVE, CAPTURE_LOOSE, CAPTURE_FLIP_REMOVE, CAPTURE_MEALS = 0, 1, 2, 3
+SCORE_AREA, SCORE_STONES, SCORE_STONES_NOT_MEALS = 0, 1, 2
+
+# Move results: 0 legal, else 1 + the index of the reason in errors.Illegal.
+LEGAL = 0
+ILLEGAL_OCCUPIED = 1
+ILLEGAL_SUICIDE = 2
+ILLEGAL_NO_TRUE_LIBERTY = 4
+ILLEGAL_FEEDS_GLUTTON = 5
+ILLEGAL_MOUNTAIN = 6
+ILLEGAL_WATER = 7
+ILLEGAL_FORT = 8
+NEEDS_TRIAL = 99   # the pre-check cannot decide cheaply: apply on a copy and look
+
+# Header cells at the start of the state.
+H_SIZE, H_WIDTH, H_AREA, H_CAPTURE, H_NEMPTY, H_BLACKS, H_WHITES = 0, 1, 2, 3, 4, 5, 6
+H_KO, H_KO_COLOR, H_HASH_LO, H_HASH_HI, H_TERRAIN = 7, 8, 9, 10, 11
+HEADER = 16
+SECTIONS = 14   # board terr fort gid nxt gsize glibs glsum glsq gflat gdry gtrue empties epos
+
+# Work array (scratch, never part of a position): small lists, a mark per cell, stacks.
+W_SMALL = 0          # 64 cells for short lists of roots
+W_MARK = 64          # then MARK, LIST1, LIST2, LIST3: one cell-sized block each
+
+# Effects buffer: 4 counts, then captured / flipped / removed / meals lists of cells.
+E_CAPTURED, E_FLIPPED, E_REMOVED, E_MEALS = 0, 1, 2, 3
+E_HEADER = 4
+
+MAX_WIDTH = 27                     # 25 + 2 walls
+MAX_AREA = MAX_WIDTH * MAX_WIDTH
+
+
+def state_length(size):
+    """Length of the state array of an N x N board."""
+    area = (size + 2) * (size + 2)
+    return HEADER + SECTIONS * area
+
+
+def work_length(size):
+    area = (size + 2) * (size + 2)
+    return W_MARK + 4 * area
+
+
+def effects_length(size):
+    area = (size + 2) * (size + 2)
+    return E_HEADER + 4 * area
+
+
+# --------------------------------------------------------------------------- helpers
+@jit
+def _views(st):
+    """The sections of the state as views (numba makes these free)."""
+    a = int(st[H_AREA])
+    o = HEADER
+    return (st[o:o + a], st[o + a:o + 2 * a], st[o + 2 * a:o + 3 * a], st[o + 3 * a:o + 4 * a],
+            st[o + 4 * a:o + 5 * a], st[o + 5 * a:o + 6 * a], st[o + 6 * a:o + 7 * a],
+            st[o + 7 * a:o + 8 * a], st[o + 8 * a:o + 9 * a], st[o + 9 * a:o + 10 * a],
+            st[o + 10 * a:o + 11 * a], st[o + 11 * a:o + 12 * a], st[o + 12 * a:o + 13 * a],
+            st[o + 13 * a:o + 14 * a])
+
+
+@jit
+def init_state(st, size, kinds):
+    """Fill ``st`` (length ``state_length(size)``) with an empty board; ``kinds`` (int32,
+    size*size, ``row*size + col``) gives the terrain."""
+    w = size + 2
+    a = w * w
+    for i in range(st.shape[0]):
+        st[i] = 0
+    st[H_SIZE] = size
+    st[H_WIDTH] = w
+    st[H_AREA] = a
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    n = 0
+    has_terrain = 0
+    for cell in range(a):
+        row = cell // w - 1
+        col = cell % w - 1
+        if row < 0 or row >= size or col < 0 or col >= size:
+            board[cell] = WALL
+        else:
+            k = kinds[row * size + col]
+            terr[cell] = k
+            if k != PLAIN:
+                has_terrain = 1
+            empties[n] = cell
+            epos[cell] = n
+            n += 1
+    st[H_NEMPTY] = n
+    st[H_TERRAIN] = has_terrain
+
+
+@jit
+def set_capture(st, capture):
+    st[H_CAPTURE] = capture
+
+
+@jit
+def _empty_remove(st, empties, epos, cell):
+    # swap-remove keeps the empty list dense for O(1) random picks
+    i = epos[cell]
+    n = st[H_NEMPTY] - 1
+    last = empties[n]
+    empties[i] = last
+    epos[last] = i
+    st[H_NEMPTY] = n
+
+
+@jit
+def _empty_add(st, empties, epos, cell):
+    n = st[H_NEMPTY]
+    empties[n] = cell
+    epos[cell] = n
+    st[H_NEMPTY] = n + 1
+
+
+@jit
+def _toggle_stone(st, zob, cell, color):
+    """XOR a stone into or out of the hash and the stone counts (sign +1 in, -1 out is done by
+    the caller through ``_count``)."""
+    k = (color * MAX_AREA + cell) * 2
+    st[H_HASH_LO] ^= zob[k]
+    st[H_HASH_HI] ^= zob[k + 1]
+
+
+@jit
+def _count(st, color, delta):
+    st[H_BLACKS + color - 1] += delta
+
+
+@jit
+def _lib_pair(glibs, glsum, glsq, gflat, terr, root, lib, sign):
+    """Add (sign 1) or drop (sign -1) one (stone, liberty) pair of group ``root``."""
+    glibs[root] += sign
+    glsum[root] += sign * lib
+    glsq[root] += sign * lib * lib
+    if terr[lib] != MOUNTAIN:
+        gflat[root] += sign
+
+
+@jit
+def _in_atari(glibs, glsum, glsq, root):
+    """Exactly one liberty: every pseudo-liberty pair names the same point."""
+    n = int(glibs[root])
+    if n == 0:
+        return False
+    s = int(glsum[root])
+    return n * int(glsq[root]) == s * s
+
+
+@jit
+def _is_true(board, cell, w):
+    """L1: an empty point is a false liberty when it touches both colours and no empty point."""
+    seen = 0
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        v = board[q]
+        if v == EMPTY:
+            return True
+        if v == BLACK or v == WHITE:
+            seen |= v
+    return seen != 3
+
+
+@jit
+def _add_unique(work, n, value):
+    """Append ``value`` to work[0:n] unless present; returns the new length."""
+    for i in range(n):
+        if work[W_SMALL + i] == value:
+            return n
+    work[W_SMALL + n] = value
+    return n + 1
+
+
+# --------------------------------------------------------------------------- groups
+@jit
+def _merge(st, a, b):
+    """Merge the groups rooted at ``a`` and ``b``; returns the surviving root (the larger
+    group's, so relabelling is cheap)."""
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    if gsize[a] < gsize[b]:
+        a, b = b, a
+    s = b
+    while True:
+        gid[s] = a
+        s = nxt[s]
+        if s == b:
+            break
+    na = nxt[a]          # splicing two circular lists is a swap of two successors
+    nxt[a] = nxt[b]
+    nxt[b] = na
+    gsize[a] += gsize[b]
+    glibs[a] += glibs[b]
+    glsum[a] += glsum[b]
+    glsq[a] += glsq[b]
+    gflat[a] += gflat[b]
+    gdry[a] += gdry[b]
+    gtrue[a] += gtrue[b]
+    return a
+
+
+@jit
+def _place(st, zob, cell, color):
+    """Put a stone on the empty ``cell`` and merge it with its friends; no captures. In Loose
+    (header capture) the true-liberty pair counts are kept up to date as well."""
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    w = int(st[H_WIDTH])
+    loose = st[H_CAPTURE] == CAPTURE_LOOSE
+    was_true = loose and _is_true(board, cell, w)
+    board[cell] = color
+    _empty_remove(st, empties, epos, cell)
+    _toggle_stone(st, zob, cell, color)
+    _count(st, color, 1)
+    gid[cell] = cell
+    nxt[cell] = cell
+    gsize[cell] = 1
+    glibs[cell] = 0
+    glsum[cell] = 0
+    glsq[cell] = 0
+    gflat[cell] = 0
+    gtrue[cell] = 0
+    gdry[cell] = 1 if terr[cell] != WATER else 0
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        v = board[q]
+        if v == EMPTY:
+            _lib_pair(glibs, glsum, glsq, gflat, terr, cell, q, 1)
+        elif v == BLACK or v == WHITE:
+            r = gid[q]
+            _lib_pair(glibs, glsum, glsq, gflat, terr, r, cell, -1)
+            if was_true:
+                gtrue[r] -= 1
+    root = cell
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        if board[q] == color and gid[q] != root:
+            root = _merge(st, root, gid[q])
+    if loose:
+        # The empty neighbours lost an empty neighbour: each was true (it touched the empty
+        # cell) and is now false if it has no other empty neighbour and touches the enemy.
+        for e in (cell - 1, cell + 1, cell - w, cell + w):
+            if board[e] == EMPTY:
+                if _is_true(board, e, w):
+                    gtrue[root] += 1
+                else:
+                    for q in (e - 1, e + 1, e - w, e + w):
+                        if q != cell and (board[q] == BLACK or board[q] == WHITE):
+                            gtrue[gid[q]] -= 1
+    return root
+
+
+@jit
+def _remove_group(st, zob, root, out, kind):
+    """Take a whole group off the board (Go capture); its neighbours gain the liberties.
+    The cells are appended to effects list ``kind``; returns the number of stones."""
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    w = int(st[H_WIDTH])
+    a = int(st[H_AREA])
+    color = int(board[root])
+    n = 0
+    s = root
+    while True:
+        board[s] = EMPTY
+        _empty_add(st, empties, epos, s)
+        _toggle_stone(st, zob, s, color)
+        out[E_HEADER + kind * a + out[kind]] = s
+        out[kind] += 1
+        n += 1
+        s = nxt[s]
+        if s == root:
+            break
+    _count(st, color, -n)
+    s = root
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            v = board[q]
+            if v == BLACK or v == WHITE:
+                _lib_pair(glibs, glsum, glsq, gflat, terr, gid[q], s, 1)
+        s = nxt[s]
+        if s == root:
+            break
+    return n
+
+
+@jit
+def _recolor(st, zob, root, color, out):
+    """Flip every stone of the group at ``root`` to ``color`` (no merging yet); the cells are
+    appended to the flipped list."""
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    a = int(st[H_AREA])
+    old = int(board[root])
+    s = root
+    while True:
+        board[s] = color
+        _toggle_stone(st, zob, s, old)
+        _toggle_stone(st, zob, s, color)
+        out[E_HEADER + E_FLIPPED * a + out[E_FLIPPED]] = s
+        out[E_FLIPPED] += 1
+        s = nxt[s]
+        if s == root:
+            break
+    _count(st, old, -int(gsize[root]))
+    _count(st, color, int(gsize[root]))
+
+
+@jit
+def _merge_flipped(st, out, color):
+    """After recolouring, join every flipped stone's group with its new friends."""
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    w = int(st[H_WIDTH])
+    a = int(st[H_AREA])
+    for i in range(out[E_FLIPPED]):
+        s = out[E_HEADER + E_FLIPPED * a + i]
+        for q in (s - 1, s + 1, s - w, s + w):
+            if board[q] == color and gid[q] != gid[s]:
+                _merge(st, gid[s], gid[q])
+
+
+@jit
+def _is_glutton(st, root):
+    """D1: the person at ``root`` touches a meal (a person without liberties)."""
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    w = int(st[H_WIDTH])
+    enemy = 3 - int(board[root])
+    s = root
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if board[q] == enemy and glibs[gid[q]] == 0:
+                return True
+        s = nxt[s]
+        if s == root:
+            break
+    return False
+
+
+# --------------------------------------------------------------------------- pre-checks
+@jit
+def _precheck_remove(st, work, cell, color):
+    """Go1 and T4 without touching the board: LEGAL or the reason."""
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    w = int(st[H_WIDTH])
+    enemy = 3 - color
+    has_lib = False
+    n_own = 0
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        v = board[q]
+        if v == EMPTY:
+            has_lib = True
+        elif v == color:
+            r = int(gid[q])
+            n_own = _add_unique(work, n_own, r)
+            if not _in_atari(glibs, glsum, glsq, r):
+                has_lib = True
+        elif v == enemy and _in_atari(glibs, glsum, glsq, gid[q]):
+            has_lib = True   # captures free at least this neighbour
+    if not has_lib:
+        return ILLEGAL_SUICIDE
+    kind = terr[cell]
+    if kind == MOUNTAIN:
+        for q in (cell - 1, cell + 1, cell - w, cell + w):
+            if board[q] == EMPTY and terr[q] != MOUNTAIN:
+                return LEGAL
+        for i in range(n_own):
+            if gflat[work[W_SMALL + i]] > 0:   # the cell itself is a mountain: never counted
+                return LEGAL
+        for q in (cell - 1, cell + 1, cell - w, cell + w):
+            if board[q] == enemy and _in_atari(glibs, glsum, glsq, gid[q]):
+                if _capture_frees_flat(st, work, n_own, int(gid[q]), cell, color):
+                    return LEGAL
+        return ILLEGAL_MOUNTAIN
+    if kind == WATER:
+        for i in range(n_own):
+            if gdry[work[W_SMALL + i]] > 0:
+                return LEGAL
+        return ILLEGAL_WATER
+    return LEGAL
+
+
+@jit
+def _capture_frees_flat(st, work, n_own, root, cell, color):
+    """Whether capturing the group at ``root`` frees a non-mountain point next to the new
+    group (the placed ``cell`` and the friendly groups listed in work[0:n_own])."""
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    w = int(st[H_WIDTH])
+    s = root
+    while True:
+        if terr[s] != MOUNTAIN:
+            for q in (s - 1, s + 1, s - w, s + w):
+                if q == cell:
+                    return True
+                if board[q] == color:
+                    for i in range(n_own):
+                        if gid[q] == work[W_SMALL + i]:
+                            return True
+        s = nxt[s]
+        if s == root:
+            break
+    return False
+
+
+@jit
+def _precheck_flip_remove(st, cell, color):
+    """G3: with a flip the new group keeps any liberty it had; without, as Go."""
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    w = int(st[H_WIDTH])
+    enemy = 3 - color
+    has_lib = False
+    flips = False
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        v = board[q]
+        if v == EMPTY:
+            has_lib = True
+        elif v == color:
+            if not _in_atari(glibs, glsum, glsq, gid[q]):
+                has_lib = True
+        elif v == enemy and _in_atari(glibs, glsum, glsq, gid[q]):
+            flips = True
+    if has_lib:
+        return LEGAL
+    if flips:
+        return NEEDS_TRIAL   # legal only if a removal is possible
+    return ILLEGAL_SUICIDE
+
+
+@jit
+def _precheck_meals(st, cell, color):
+    """D2: refuse filling the last liberty of an enemy glutton (judged before the placement)."""
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    w = int(st[H_WIDTH])
+    enemy = 3 - color
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        if board[q] == enemy:
+            r = gid[q]
+            if _in_atari(glibs, glsum, glsq, r) and _is_glutton(st, r):
+                return ILLEGAL_FEEDS_GLUTTON
+    return LEGAL
+
+
+@jit
+def _loss(work, n, root, amount):
+    """Add ``amount`` lost true pairs to ``root`` in the (root, loss) table at work[0:2n]."""
+    for i in range(n):
+        if work[W_SMALL + 2 * i] == root:
+            work[W_SMALL + 2 * i + 1] += amount
+            return n
+    work[W_SMALL + 2 * n] = root
+    work[W_SMALL + 2 * n + 1] = amount
+    return n + 1
+
+
+@jit
+def _precheck_loose(st, work, cell, color):
+    """L2/L3 without touching the board, when nothing flips: LEGAL or NO_TRUE_LIBERTY; a
+    flip sends the move to a trial.
+
+    Only the placed cell and its empty neighbours change status (each of those neighbours
+    was true, as it touched the empty cell), so only groups around them lose true pairs.
+    """
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    w = int(st[H_WIDTH])
+    enemy = 3 - color
+    n = 0
+    gained = 0
+    if _is_true(board, cell, w):
+        for q in (cell - 1, cell + 1, cell - w, cell + w):
+            if board[q] == BLACK or board[q] == WHITE:
+                n = _loss(work, n, gid[q], 1)
+    for e in (cell - 1, cell + 1, cell - w, cell + w):
+        if board[e] != EMPTY:
+            continue
+        other_empty = False
+        touches_enemy = False
+        for q in (e - 1, e + 1, e - w, e + w):
+            if q != cell:
+                if board[q] == EMPTY:
+                    other_empty = True
+                elif board[q] == enemy:
+                    touches_enemy = True
+        if other_empty or not touches_enemy:
+            gained += 1   # stays true: a true pair for the new stone
+        else:
+            for q in (e - 1, e + 1, e - w, e + w):
+                if board[q] == BLACK or board[q] == WHITE:
+                    n = _loss(work, n, gid[q], 1)
+    for i in range(n):
+        r = work[W_SMALL + 2 * i]
+        if board[r] == enemy and gtrue[r] - work[W_SMALL + 2 * i + 1] <= 0:
+            return NEEDS_TRIAL
+    new_group = gained
+    for i in range(n):
+        r = work[W_SMALL + 2 * i]
+        if board[r] != color:
+            continue
+        left = gtrue[r] - work[W_SMALL + 2 * i + 1]
+        touches = False
+        for q in (cell - 1, cell + 1, cell - w, cell + w):
+            if board[q] == color and gid[q] == r:
+                touches = True
+        if touches:
+            new_group += left
+        elif left <= 0:
+            return ILLEGAL_NO_TRUE_LIBERTY
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        if board[q] == color:   # friends that lost nothing are not in the table
+            r = gid[q]
+            found = False
+            for i in range(n):
+                if work[W_SMALL + 2 * i] == r:
+                    found = True
+            if not found:
+                new_group += gtrue[r]
+                n = _loss(work, n, r, 0)   # count each friend once
+    if new_group <= 0:
+        return ILLEGAL_NO_TRUE_LIBERTY
+    return LEGAL
+
+
+@jit
+def _precheck(st, work, cell, color):
+    board = st[HEADER:HEADER + int(st[H_AREA])]
+    v = board[cell]
+    if v == FORT:
+        return ILLEGAL_FORT
+    if v != EMPTY:
+        return ILLEGAL_OCCUPIED
+    capture = st[H_CAPTURE]
+    if capture == CAPTURE_REMOVE:
+        return _precheck_remove(st, work, cell, color)
+    if st[H_TERRAIN] != 0 and st[HEADER + int(st[H_AREA]) + cell] != PLAIN:
+        return NEEDS_TRIAL   # terrain with another capture kind: no shortcut, try it
+    if capture == CAPTURE_LOOSE:
+        return _precheck_loose(st, work, cell, color)
+    if capture == CAPTURE_FLIP_REMOVE:
+        return _precheck_flip_remove(st, cell, color)
+    return _precheck_meals(st, cell, color)
+
+
+# --------------------------------------------------------------------------- application
+@jit
+def _terrain_check(st, root, cell):
+    """T4 on the group at ``root`` after captures."""
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    if terr[cell] == MOUNTAIN and gflat[root] == 0:
+        return ILLEGAL_MOUNTAIN
+    if terr[cell] == WATER and gdry[root] == 0:
+        return ILLEGAL_WATER
+    return LEGAL
+
+
+@jit
+def _apply_remove(st, zob, cell, color, out):
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    w = int(st[H_WIDTH])
+    enemy = 3 - color
+    _place(st, zob, cell, color)
+    captured = 0
+    last = 0
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        if board[q] == enemy and glibs[gid[q]] == 0:
+            captured += _remove_group(st, zob, gid[q], out, E_CAPTURED)
+            last = q
+    root = int(gid[cell])
+    if glibs[root] == 0:
+        return ILLEGAL_SUICIDE
+    st[H_KO] = 0
+    if captured == 1 and gsize[root] == 1 and _in_atari(glibs, glsum, glsq, root):
+        st[H_KO] = last        # a lone stone in atari that took one stone: simple ko
+        st[H_KO_COLOR] = enemy
+    return _terrain_check(st, root, cell)
+
+
+@jit
+def _apply_loose(st, zob, work, cell, color, out):
+    """L2: flip every enemy group left without a true liberty, all at once; L3: every group
+    near the change must keep a true liberty (groups elsewhere lost nothing: a flip only
+    turns false liberties true, since a flipped group had no true liberty)."""
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    w = int(st[H_WIDTH])
+    a = int(st[H_AREA])
+    enemy = 3 - color
+    _place(st, zob, cell, color)
+    n = _near_groups(st, work, cell, w)
+    for i in range(n):
+        r = work[W_SMALL + i]
+        if board[r] == enemy and gtrue[r] == 0:
+            _recolor(st, zob, r, color, out)
+    nflip = int(out[E_FLIPPED])
+    if nflip > 0:
+        mark = work[W_MARK:W_MARK + a]
+        touched = work[W_MARK + a:W_MARK + 2 * a]
+        nt = 0
+        for i in range(nflip):
+            s = out[E_HEADER + E_FLIPPED * a + i]
+            for e in (s - 1, s + 1, s - w, s + w):
+                if board[e] == EMPTY and mark[e] == 0:
+                    mark[e] = 1
+                    touched[nt] = e
+                    nt += 1
+        for i in range(nt):   # each was false (next to a group without a true liberty)
+            e = touched[i]
+            mark[e] = 0
+            if _is_true(board, e, w):
+                for q in (e - 1, e + 1, e - w, e + w):
+                    if board[q] == BLACK or board[q] == WHITE:
+                        gtrue[gid[q]] += 1
+        _merge_flipped(st, out, color)
+    n = _near_groups(st, work, cell, w)
+    for i in range(n):
+        if gtrue[work[W_SMALL + i]] <= 0:
+            return ILLEGAL_NO_TRUE_LIBERTY
+    for i in range(nflip):
+        if gtrue[gid[out[E_HEADER + E_FLIPPED * a + i]]] <= 0:
+            return ILLEGAL_NO_TRUE_LIBERTY
+    return LEGAL
+
+
+@jit
+def _near_groups(st, work, cell, w):
+    """Roots of the groups with a stone at, next to, or two steps (through an empty point)
+    from ``cell``, into work[0:n]; returns n."""
+    board = st[HEADER:HEADER + int(st[H_AREA])]
+    gid = st[HEADER + 3 * int(st[H_AREA]):HEADER + 4 * int(st[H_AREA])]
+    n = 0
+    if board[cell] == BLACK or board[cell] == WHITE:
+        n = _add_unique(work, n, gid[cell])
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        v = board[q]
+        if v == BLACK or v == WHITE:
+            n = _add_unique(work, n, gid[q])
+        elif v == EMPTY:
+            for r in (q - 1, q + 1, q - w, q + w):
+                if board[r] == BLACK or board[r] == WHITE:
+                    n = _add_unique(work, n, gid[r])
+    return n
+
+
+@jit
+def _reading_index(cell, w, size):
+    """Position of a cell in reading order (top row first, left to right)."""
+    row = cell // w - 1
+    col = cell % w - 1
+    return (size - 1 - row) * size + col
+
+
+@jit
+def _connected_without(st, work, root, cell, size_left):
+    """Whether the group at ``root`` minus the cells marked 2 in MARK is still connected
+    (a search from ``cell``, which is never removed, reaches ``size_left`` stones)."""
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    w = int(st[H_WIDTH])
+    a = int(st[H_AREA])
+    mark = work[W_MARK:W_MARK + a]
+    stack = work[W_MARK + 2 * a:W_MARK + 3 * a]
+    seen = work[W_MARK + 3 * a:W_MARK + 4 * a]
+    top = 1
+    stack[0] = cell
+    mark[cell] = 1
+    count = 0
+    while top > 0:
+        top -= 1
+        s = stack[top]
+        seen[count] = s
+        count += 1
+        for q in (s - 1, s + 1, s - w, s + w):
+            if mark[q] == 0 and gid[q] == root and (board[q] == BLACK or board[q] == WHITE):
+                mark[q] = 1
+                stack[top] = q
+                top += 1
+    for i in range(count):   # leave MARK as found (only the 2s of the removal set remain)
+        mark[seen[i]] = 0
+    return count == size_left
+
+
+@jit
+def _apply_flip_remove(st, zob, work, cell, color, out):
+    """G1-G3: flip the enemy groups left without liberties into the new group, then remove
+    the G2 choice of one stone per flipped group, keeping the new group in one piece."""
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    w = int(st[H_WIDTH])
+    a = int(st[H_AREA])
+    size = int(st[H_SIZE])
+    enemy = 3 - color
+    _place(st, zob, cell, color)
+    # the flipped groups, ordered by their first stone in reading order (G2 c)
+    ng = 0
+    firsts = np.zeros(4, np.int64)
+    roots = np.zeros(4, np.int64)
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        if board[q] == enemy and glibs[gid[q]] == 0:
+            r = int(gid[q])
+            dup = False
+            for i in range(ng):
+                if roots[i] == r:
+                    dup = True
+            if dup:
+                continue
+            first = a
+            s = r
+            while True:
+                first = min(first, _reading_index(s, w, size))
+                s = nxt[s]
+                if s == r:
+                    break
+            j = ng
+            while j > 0 and firsts[j - 1] > first:
+                firsts[j] = firsts[j - 1]
+                roots[j] = roots[j - 1]
+                j -= 1
+            firsts[j] = first
+            roots[j] = r
+            ng += 1
+    if ng == 0:
+        root = int(gid[cell])
+        if glibs[root] == 0:
+            return ILLEGAL_SUICIDE
+        return _terrain_check(st, root, cell)
+    starts = np.zeros(5, np.int64)   # candidates of group i: cand[starts[i]:starts[i+1]]
+    sizes = np.zeros(4, np.int64)
+    for i in range(ng):
+        sizes[i] = gsize[roots[i]]
+        _recolor(st, zob, roots[i], color, out)   # writes each group's stones in one run
+    _merge_flipped(st, out, color)
+    root = int(gid[cell])
+    group_size = int(gsize[root])
+    nflip = int(out[E_FLIPPED])
+    cand = np.zeros(nflip + 1, np.int64)
+    nbrs = np.zeros(nflip + 1, np.int64)
+    mark = work[W_MARK:W_MARK + a]
+    # candidates: stones whose removal alone keeps the group whole (necessary for any set:
+    # a piece cut off by one removal cannot consist only of stones removed from other groups,
+    # since two adjacent flipped stones always come from the same group)
+    nc = 0
+    base = 0
+    for i in range(ng):
+        starts[i] = nc
+        count = int(sizes[i])
+        lo = nc
+        for j in range(base, base + count):
+            s = out[E_HEADER + E_FLIPPED * a + j]
+            mark[s] = 2
+            if _connected_without(st, work, root, cell, group_size - 1):
+                key = _reading_index(s, w, size)
+                k = nc
+                while k > lo and _reading_index(cand[k - 1], w, size) > key:
+                    cand[k] = cand[k - 1]
+                    k -= 1
+                cand[k] = s
+                nc += 1
+            mark[s] = 0
+        base += count
+    starts[ng] = nc
+    for k in range(nc):
+        s = cand[k]
+        c = 0
+        for q in (s - 1, s + 1, s - w, s + w):
+            if gid[q] == root and board[q] == color:
+                c += 1
+        nbrs[k] = c
+    # G2: enumerate picks (one candidate or none per group) in reading order of the choices,
+    # keep the first pick with the most removals, then the most neighbours
+    pick = np.zeros(4, np.int64)
+    best = np.full(4, -1, np.int64)
+    best_count = -1
+    best_nbrs = -1
+    while True:
+        count = 0
+        total = 0
+        for i in range(ng):
+            k = starts[i] + pick[i]
+            if k < starts[i + 1]:
+                count += 1
+                total += nbrs[k]
+        if count > best_count or (count == best_count and total > best_nbrs):
+            for i in range(ng):
+                k = starts[i] + pick[i]
+                if k < starts[i + 1]:
+                    mark[cand[k]] = 2
+            if _connected_without(st, work, root, cell, group_size - count):
+                best_count = count
+                best_nbrs = total
+                for i in range(ng):
+                    best[i] = pick[i]
+            for i in range(ng):
+                k = starts[i] + pick[i]
+                if k < starts[i + 1]:
+                    mark[cand[k]] = 0
+        # next pick: an odometer whose last group turns fastest (choice "none" last)
+        i = ng - 1
+        while i >= 0:
+            pick[i] += 1
+            if pick[i] <= starts[i + 1] - starts[i]:
+                break
+            pick[i] = 0
+            i -= 1
+        if i < 0:
+            break
+    for i in range(ng):
+        k = starts[i] + best[i]
+        if k < starts[i + 1]:
+            s = cand[k]
+            board[s] = EMPTY
+            _empty_add(st, empties, epos, s)
+            _toggle_stone(st, zob, s, color)
+            _count(st, color, -1)
+            out[E_HEADER + E_REMOVED * a + out[E_REMOVED]] = s
+            out[E_REMOVED] += 1
+            for q in (s - 1, s + 1, s - w, s + w):
+                if board[q] == enemy:
+                    _lib_pair(glibs, glsum, glsq, gflat, terr, gid[q], s, 1)
+    if out[E_REMOVED] > 0:
+        _rebuild_group(st, work, cell)
+    root = int(gid[cell])
+    if glibs[root] == 0:
+        return ILLEGAL_SUICIDE
+    return _terrain_check(st, root, cell)
+
+
+@jit
+def _rebuild_group(st, work, cell):
+    """Recount the group through ``cell`` from scratch after stones left it (its list still
+    holds the removed cells, now empty, which are dropped here); ``cell`` becomes its root."""
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    w = int(st[H_WIDTH])
+    a = int(st[H_AREA])
+    stones = work[W_MARK + a:W_MARK + 2 * a]
+    color = board[cell]
+    old = int(gid[cell])
+    n = 0
+    s = old
+    while True:
+        if board[s] == color:
+            stones[n] = s
+            n += 1
+        s = nxt[s]
+        if s == old:
+            break
+    glibs[cell] = 0
+    glsum[cell] = 0
+    glsq[cell] = 0
+    gflat[cell] = 0
+    gtrue[cell] = 0
+    gdry[cell] = 0
+    gsize[cell] = n
+    for i in range(n):
+        s = stones[i]
+        nxt[s] = stones[(i + 1) % n]
+        gid[s] = cell
+        if terr[s] != WATER:
+            gdry[cell] += 1
+        for q in (s - 1, s + 1, s - w, s + w):
+            if board[q] == EMPTY:
+                _lib_pair(glibs, glsum, glsq, gflat, terr, cell, q, 1)
+
+
+@jit
+def _apply_meals(st, zob, cell, color, out):
+    """D2/D3: the placement stays; report the persons that became meals (they had the
+    placed cell as a liberty, so none was a meal before)."""
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    w = int(st[H_WIDTH])
+    a = int(st[H_AREA])
+    root = _place(st, zob, cell, color)
+    c0 = np.int64(cell)   # the tuple below must hold one integer type
+    for q in (c0, c0 - 1, c0 + 1, c0 - w, c0 + w):
+        v = board[q]
+        if (v == BLACK or v == WHITE) and glibs[gid[q]] == 0:
+            r = int(gid[q])
+            seen = False
+            for i in range(int(out[E_MEALS])):
+                if out[E_HEADER + E_MEALS * a + i] == r:
+                    seen = True
+            if seen:
+                continue
+            s = r
+            while True:
+                out[E_HEADER + E_MEALS * a + out[E_MEALS]] = s
+                out[E_MEALS] += 1
+                s = nxt[s]
+                if s == r:
+                    break
+    return _terrain_check(st, int(gid[cell]), cell)
+
+
+@jit
+def _apply(st, zob, work, cell, color, out):
+    """Apply a placement that passed the pre-check (or is on trial): returns LEGAL or the
+    reason; after a non-LEGAL result the state is garbage and must be restored."""
+    for i in range(E_HEADER):
+        out[i] = 0
+    capture = st[H_CAPTURE]
+    if capture == CAPTURE_REMOVE:
+        return _apply_remove(st, zob, cell, color, out)
+    if capture == CAPTURE_LOOSE:
+        return _apply_loose(st, zob, work, cell, color, out)
+    if capture == CAPTURE_FLIP_REMOVE:
+        return _apply_flip_remove(st, zob, work, cell, color, out)
+    return _apply_meals(st, zob, cell, color, out)
+
+
+# --------------------------------------------------------------------------- entry points
+@jit
+def play(st, zob, work, spare, cell, color, out):
+    """Place ``color`` at ``cell``: returns LEGAL (state and ``out`` updated) or the reason
+    (state unchanged). ``spare`` is a scratch state of the same length."""
+    code = _precheck(st, work, cell, color)
+    if code == LEGAL:
+        return _apply(st, zob, work, cell, color, out)
+    if code != NEEDS_TRIAL:
+        return code
+    spare[:] = st
+    code = _apply(spare, zob, work, cell, color, out)
+    if code == LEGAL:
+        st[:] = spare
+    return code
+
+
+@jit
+def check(st, zob, work, spare, cell, color, out):
+    """Whether ``play`` would succeed (LEGAL or the reason); ``st`` is never changed."""
+    code = _precheck(st, work, cell, color)
+    if code != NEEDS_TRIAL:
+        return code
+    spare[:] = st
+    return _apply(spare, zob, work, cell, color, out)
+
+
+@jit
+def put_fort(st, cell, color):
+    """A fort on the empty ``cell`` (T3: never a liberty, never a stone)."""
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    w = int(st[H_WIDTH])
+    board[cell] = FORT
+    fort[cell] = color
+    _empty_remove(st, empties, epos, cell)
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        if board[q] == BLACK or board[q] == WHITE:
+            _lib_pair(glibs, glsum, glsq, gflat, terr, gid[q], cell, -1)
+
+
+@jit
+def is_own_eye(st, cell, color):
+    """A single-point eye of ``color``: every neighbour is a friend (or the edge or a fort,
+    which no stone can use), and the enemy holds at most one diagonal, none at the edge."""
+    board = st[HEADER:HEADER + int(st[H_AREA])]
+    w = int(st[H_WIDTH])
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        v = board[q]
+        if v != color and v != WALL and v != FORT:
+            return False
+    enemy = 3 - color
+    bad = 0
+    edge = 0
+    for q in (cell - w - 1, cell - w + 1, cell + w - 1, cell + w + 1):
+        v = board[q]
+        if v == enemy:
+            bad += 1
+        elif v == WALL or v == FORT:
+            edge = 1
+    return bad + edge < 2
+
+
+@jit
+def legal_cells(st, zob, work, spare, out, color, skip_own_eyes, cells):
+    """The legal cells for ``color`` in reading order into ``cells``; returns how many."""
+    size = int(st[H_SIZE])
+    w = size + 2
+    n = 0
+    for row in range(size - 1, -1, -1):
+        for col in range(size):
+            cell = (row + 1) * w + col + 1
+            if skip_own_eyes and st[HEADER + cell] == EMPTY and is_own_eye(st, cell, color):
+                continue
+            if check(st, zob, work, spare, cell, color, out) == LEGAL:
+                cells[n] = cell
+                n += 1
+    return n
+
+
+# --------------------------------------------------------------------------- scoring
+@jit
+def owner_cells(st, work, scoring, owner):
+    """Who each cell counts for (0 nobody): stones (not meals under SCORE_STONES_NOT_MEALS),
+    and under SCORE_AREA the regions of empty points and forts touching one colour (T6)."""
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    w = int(st[H_WIDTH])
+    a = int(st[H_AREA])
+    for cell in range(a):
+        v = board[cell]
+        owner[cell] = 0
+        if v == BLACK or v == WHITE:
+            if scoring != SCORE_STONES_NOT_MEALS or glibs[gid[cell]] > 0:
+                owner[cell] = v
+    if scoring != SCORE_AREA:
+        return
+    mark = work[W_MARK:W_MARK + a]
+    region = work[W_MARK + a:W_MARK + 2 * a]
+    for start in range(a):
+        v = board[start]
+        if (v != EMPTY and v != FORT) or mark[start] != 0:
+            continue
+        mark[start] = 1
+        region[0] = start
+        size = 1
+        i = 0
+        touches = 0
+        while i < size:   # the region list doubles as the search queue
+            s = region[i]
+            i += 1
+            for q in (s - 1, s + 1, s - w, s + w):
+                u = board[q]
+                if u == EMPTY or u == FORT:
+                    if mark[q] == 0:
+                        mark[q] = 1
+                        region[size] = q
+                        size += 1
+                elif u == BLACK or u == WHITE:
+                    touches |= u
+        who = touches if touches == BLACK or touches == WHITE else 0
+        for j in range(size):
+            owner[region[j]] = who
+    for cell in range(a):
+        mark[cell] = 0
+
+
+@jit
+def score_halves(st, work, scoring, fort_value, owner):
+    """(black, white) in half points without komi (Go3, L4, D4, T5-T7); fills ``owner``."""
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    a = int(st[H_AREA])
+    owner_cells(st, work, scoring, owner)
+    black = 0
+    white = 0
+    for cell in range(a):
+        o = owner[cell]
+        if o == 0:
+            continue
+        if scoring != SCORE_AREA:
+            value = 2
+        elif board[cell] == FORT:
+            value = 2 * fort_value if fort[cell] == 3 - o else 0
+        elif terr[cell] == PLAIN:
+            value = 2
+        elif terr[cell] == WATER:
+            value = 3
+        else:
+            value = 0
+        if o == BLACK:
+            black += value
+        else:
+            white += value
+    return black, white
+
+
+# --------------------------------------------------------------------------- playouts
+@jit
+def _next_random(rng):
+    """xorshift32 in int64 arithmetic, so the mirror draws the same numbers."""
+    x = int(rng[0])
+    x ^= (x << 13) & 0xFFFFFFFF
+    x ^= x >> 17
+    x ^= (x << 5) & 0xFFFFFFFF
+    rng[0] = x
+    return x
+
+
+@jit
+def playout(st, zob, work, spare, out, owner, color, skip_own_eyes, max_moves, rng,
+            scoring, fort_value):
+    """Random play on ``st`` (changed in place) from ``color`` to move: uniformly random legal
+    placements, never in one's own single-point eye when ``skip_own_eyes``, never retaking a
+    simple ko; a player without such a move passes; two passes in a row, a flip that leaves
+    the opponent no stone (G4) or ``max_moves`` placements end it.
+
+    Returns (black halves, white halves, placements, reason) with reason 0 two passes, 1
+    annihilation, 2 the move cap. ``rng`` is a one-cell int64 array (nonzero seed).
+    """
+    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+    passes = 0
+    moves = 0
+    reason = 2
+    while moves < max_moves:
+        k = int(st[H_NEMPTY])
+        played = False
+        while k > 0:
+            i = _next_random(rng) % k
+            cell = np.int64(empties[i])   # one integer type for every call of play
+            ok = not (cell == st[H_KO] and color == st[H_KO_COLOR])
+            if ok and skip_own_eyes:
+                ok = not is_own_eye(st, cell, color)
+            if ok and play(st, zob, work, spare, cell, color, out) == LEGAL:
+                played = True
+                break
+            # move the refused cell out of the window (the list order is free)
+            k -= 1
+            other = empties[k]
+            empties[i] = other
+            epos[other] = i
+            empties[k] = cell
+            epos[cell] = k
+        if played:
+            moves += 1
+            passes = 0
+            if out[E_FLIPPED] > 0 and st[H_BLACKS + 2 - color] == 0 and st[H_CAPTURE] == CAPTURE_FLIP_REMOVE:
+                reason = 1
+                break
+        else:
+            passes += 1
+            if passes == 2:
+                reason = 0
+                break
+        color = 3 - color
+    black, white = score_halves(st, work, scoring, fort_value, owner)
+    return black, white, moves, reason
+
+
+# --------------------------------------------------------------------------- warm-up
+ENTRY_POINTS = ("init_state", "set_capture", "put_fort", "play", "check", "is_own_eye",
+                "legal_cells", "owner_cells", "score_halves", "playout")
+
+
+def warm_all():
+    """Call every entry point once per capture kind with the argument types ``Position`` and
+    the search use (Python ints and bools, int32 arrays, an int64 random state), so that numba
+    compiles (or loads from its cache) every specialisation before the engine needs it."""
+    size = 5
+    w = size + 2
+    zob = zobrist_keys()
+    for capture in (CAPTURE_REMOVE, CAPTURE_LOOSE, CAPTURE_FLIP_REMOVE, CAPTURE_MEALS):
+        kinds = np.zeros(size * size, np.int32)
+        kinds[0] = MOUNTAIN
+        kinds[1] = WATER
+        st = np.zeros(state_length(size), np.int32)
+        init_state(st, int(size), kinds)
+        set_capture(st, int(capture))
+        put_fort(st, int(3 * w + 3), int(WHITE))
+        spare = np.zeros_like(st)
+        work = np.zeros(work_length(size), np.int32)
+        out = np.zeros(effects_length(size), np.int32)
+        owner = np.zeros(w * w, np.int32)
+        cells = np.zeros(size * size, np.int32)
+        play(st, zob, work, spare, int(w + 1), int(BLACK), out)
+        check(st, zob, work, spare, int(w + 2), int(WHITE), out)
+        is_own_eye(st, int(w + 3), int(BLACK))
+        legal_cells(st, zob, work, spare, out, int(BLACK), True, cells)
+        for scoring in (SCORE_AREA, SCORE_STONES, SCORE_STONES_NOT_MEALS):
+            owner_cells(st, work, int(scoring), owner)
+            score_halves(st, work, int(scoring), int(1), owner)
+            game = st.copy()
+            rng = np.array([12345 + scoring], np.int64)
+            playout(game, zob, work, spare, out, owner, int(BLACK), True, int(3 * size * size),
+                    rng, int(scoring), int(1))
+
+
+def zobrist_keys():
+    """Fixed 32-bit halves of 64-bit keys per (colour, cell), the same on every machine."""
+    rng = np.random.Generator(np.random.PCG64(20261123))
+    return rng.integers(-2 ** 31, 2 ** 31, size=3 * MAX_AREA * 2, dtype=np.int64).astype(np.int32)

@@ -1,0 +1,255 @@
+"""``Position``: one board position, a thin wrapper over the kernels' flat state array.
+
+The whole position is one int32 numpy array (see ``kernels``), so ``copy`` is one memory copy
+and replaying a game is a loop of kernel calls. Points are converted to cells and back here,
+once; every kernel call passes Python ints so that the compiled kernels never meet a new
+argument type (which would compile on the spot).
+"""
+
+import threading
+from typing import List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..coords import MAX_SIZE, Color, Point, format_vertex, reading_order
+from ..errors import Illegal, IllegalMoveError, TerrainError
+from . import _backend
+from .constants import CAPTURE_FLIP_REMOVE, CAPTURE_LOOSE, CAPTURE_MEALS, CAPTURE_REMOVE, PLAIN
+from .effects import MoveEffects
+
+_K = _backend.mirror                      # layout constants (identical in both implementations)
+_ZOBRIST = _K.zobrist_keys()
+_REASONS = {code: reason for code, reason in enumerate(Illegal, start=1)}
+_CAPTURES = (CAPTURE_REMOVE, CAPTURE_LOOSE, CAPTURE_FLIP_REMOVE, CAPTURE_MEALS)
+
+
+class _Scratch(threading.local):
+    """Per-thread scratch arrays by board size (never part of a position)."""
+
+    def __init__(self):
+        self.by_size = {}
+
+    def get(self, size: int):
+        found = self.by_size.get(size)
+        if found is None:
+            area = (size + 2) * (size + 2)
+            found = (np.zeros(_K.work_length(size), np.int32),
+                     np.zeros(_K.state_length(size), np.int32),
+                     np.zeros(_K.effects_length(size), np.int32),
+                     np.zeros(area, np.int32),
+                     np.zeros(size * size, np.int32))
+            self.by_size[size] = found
+        return found
+
+
+_scratch = _Scratch()
+
+
+class Position:
+    """A board position and nothing else (no history, no side to move, no komi).
+
+    ``terrain`` is a sequence of ``size*size`` kinds indexed ``row*size + col`` (row 0 at the
+    bottom), or None for all plain. See the package docstring for the whole contract.
+    """
+
+    __slots__ = ("size", "capture", "_st")
+
+    def __init__(self, size: int, capture: int, terrain: Optional[Sequence[int]] = None):
+        if not isinstance(size, int) or not 1 <= size <= MAX_SIZE:
+            raise ValueError(f"board size must be from 1 to {MAX_SIZE}, not {size!r}")
+        if capture not in _CAPTURES:
+            raise ValueError(f"unknown capture kind: {capture!r}")
+        if terrain is None:
+            kinds = np.zeros(size * size, np.int32)
+        else:
+            kinds = np.asarray(list(terrain), dtype=np.int32)
+            if kinds.shape != (size * size,) or kinds.min(initial=0) < 0 or kinds.max(initial=0) > 2:
+                raise TerrainError(f"terrain must be {size * size} kinds from 0 to 2")
+        self.size = size
+        self.capture = int(capture)
+        self._st = np.zeros(_K.state_length(size), np.int32)
+        k = _backend.active
+        k.init_state(self._st, int(size), kinds)
+        k.set_capture(self._st, int(capture))
+
+    # ------------------------------------------------------------------ conversions
+    def _cell(self, point: Point) -> int:
+        row, col = point
+        if not (0 <= row < self.size and 0 <= col < self.size):
+            raise IllegalMoveError(Illegal.OFF_BOARD, f"({row}, {col})")
+        return (row + 1) * (self.size + 2) + col + 1
+
+    def _point(self, cell: int) -> Point:
+        w = self.size + 2
+        return (int(cell) // w - 1, int(cell) % w - 1)
+
+    def _section(self, index: int) -> np.ndarray:
+        area = (self.size + 2) * (self.size + 2)
+        return self._st[_K.HEADER + index * area:_K.HEADER + (index + 1) * area]
+
+    def _points(self, cells) -> Tuple[Point, ...]:
+        return tuple(reading_order(self._point(c) for c in cells))
+
+    # ------------------------------------------------------------------ basics
+    def copy(self) -> "Position":
+        """An independent copy (one array copy)."""
+        other = Position.__new__(Position)
+        other.size = self.size
+        other.capture = self.capture
+        other._st = self._st.copy()
+        return other
+
+    def __eq__(self, other) -> bool:
+        """Same size, rules switch, terrain, forts and stones."""
+        if not isinstance(other, Position) or other.size != self.size:
+            return False
+        return (self.capture == other.capture and self.rows() == other.rows()
+                and all(np.array_equal(self._section(i), other._section(i)) for i in (0, 1, 2)))
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"<Position {self.size}x{self.size} {'/'.join(self.rows())}>"
+
+    def stone_at(self, point: Point) -> int:
+        value = int(self._section(0)[self._cell(point)])
+        return value if value in (Color.BLACK, Color.WHITE) else 0
+
+    def terrain_at(self, point: Point) -> int:
+        return int(self._section(1)[self._cell(point)])
+
+    def fort_at(self, point: Point) -> int:
+        return int(self._section(2)[self._cell(point)])
+
+    def stone_count(self, color: int) -> int:
+        return int(self._st[_K.H_BLACKS + int(color) - 1])
+
+    @property
+    def zobrist(self) -> int:
+        """64-bit hash of the stones (not the forts or terrain), from fixed keys."""
+        lo = int(self._st[_K.H_HASH_LO]) & 0xFFFFFFFF
+        hi = int(self._st[_K.H_HASH_HI]) & 0xFFFFFFFF
+        return (hi << 32) | lo
+
+    def rows(self) -> List[str]:
+        """Top row first, 'X' black, 'O' white, '.' anything else."""
+        letters = {Color.BLACK: "X", Color.WHITE: "O"}
+        return ["".join(letters.get(self.stone_at((row, col)), ".") for col in range(self.size))
+                for row in range(self.size - 1, -1, -1)]
+
+    # ------------------------------------------------------------------ forts and moves
+    def place_fort(self, color: int, point: Point) -> None:
+        """A fort of ``color`` on an empty plain point (T2, T3)."""
+        cell = self._cell(point)
+        text = format_vertex(point)
+        board = self._section(0)
+        if board[cell] == _K.FORT:
+            raise IllegalMoveError(Illegal.FORT, text)
+        if board[cell] != _K.EMPTY:
+            raise IllegalMoveError(Illegal.OCCUPIED, text)
+        if self._section(1)[cell] != PLAIN:
+            raise TerrainError(f"a fort needs a plain point, not {text}")
+        _backend.active.put_fort(self._st, int(cell), int(Color(color)))
+
+    def _code(self, color: int, point: Point) -> int:
+        work, spare, out, _, _ = _scratch.get(self.size)
+        return int(_backend.active.check(self._st, _ZOBRIST, work, spare, int(self._cell(point)),
+                                         int(Color(color)), out))
+
+    def illegal_reason(self, color: int, point: Point) -> Optional[Illegal]:
+        """Why ``play`` would fail (board rules only: never SUPERKO or GAME_OVER), or None."""
+        try:
+            code = self._code(color, point)
+        except IllegalMoveError as err:
+            return err.reason
+        return _REASONS.get(code)
+
+    def play(self, color: int, point: Point) -> MoveEffects:
+        """Place a stone and resolve the game's captures; raises IllegalMoveError (changing
+        nothing) when the board rules forbid it."""
+        cell = self._cell(point)
+        work, spare, out, _, _ = _scratch.get(self.size)
+        code = int(_backend.active.play(self._st, _ZOBRIST, work, spare, int(cell),
+                                        int(Color(color)), out))
+        if code != _K.LEGAL:
+            raise IllegalMoveError(_REASONS[code], format_vertex(point))
+        area = (self.size + 2) * (self.size + 2)
+
+        def listed(kind):
+            start = _K.E_HEADER + kind * area
+            return self._points(out[start:start + int(out[kind])])
+
+        return MoveEffects(captured=listed(_K.E_CAPTURED), flipped=listed(_K.E_FLIPPED),
+                           removed=listed(_K.E_REMOVED), meals=listed(_K.E_MEALS))
+
+    def legal_points(self, color: int, skip_own_eyes: bool = False) -> List[Point]:
+        """Every point where ``color`` may place now, in reading order. ``skip_own_eyes``
+        leaves out the mover's single-point eyes (``is_own_eye``), as random play does."""
+        work, spare, out, _, cells = _scratch.get(self.size)
+        n = int(_backend.active.legal_cells(self._st, _ZOBRIST, work, spare, out,
+                                            int(Color(color)), bool(skip_own_eyes), cells))
+        return [self._point(c) for c in cells[:n]]
+
+    def is_own_eye(self, color: int, point: Point) -> bool:
+        """An empty point whose neighbours are all ``color`` (or edge or fort), with at most
+        one enemy diagonal, none on the edge: the eye random play never fills."""
+        cell = self._cell(point)
+        if self._section(0)[cell] != _K.EMPTY:
+            return False
+        return bool(_backend.active.is_own_eye(self._st, int(cell), int(Color(color))))
+
+    # ------------------------------------------------------------------ scoring and status
+    def _owner_cells(self, scoring: int) -> np.ndarray:
+        work, _, _, owner, _ = _scratch.get(self.size)
+        _backend.active.owner_cells(self._st, work, int(scoring), owner)
+        return owner
+
+    def owner_map(self, scoring: int) -> List[int]:
+        """Per point, ``row*size + col``: 1 black, 2 white, 0 nobody, as score_halves counts."""
+        owner = self._owner_cells(scoring)
+        w = self.size + 2
+        return [int(owner[(row + 1) * w + col + 1]) for row in range(self.size) for col in range(self.size)]
+
+    def score_halves(self, scoring: int, fort_value: int = 0) -> Tuple[int, int]:
+        """(black, white) in half points, without komi (Go3, L4, D4, T5-T7)."""
+        work, _, _, owner, _ = _scratch.get(self.size)
+        black, white = _backend.active.score_halves(self._st, work, int(scoring), int(fort_value), owner)
+        return int(black), int(white)
+
+    def _stone_cells(self):
+        board = self._section(0)
+        return np.nonzero((board == Color.BLACK) | (board == Color.WHITE))[0]
+
+    def _meal_mask(self) -> np.ndarray:
+        """Per cell: a stone whose person has no liberty."""
+        board, gid, glibs = self._section(0), self._section(3), self._section(6)
+        stones = (board == Color.BLACK) | (board == Color.WHITE)
+        return stones & (glibs[gid] == 0)
+
+    def meals(self) -> List[Point]:
+        """Stones in persons without liberties (D1), in reading order."""
+        return list(self._points(np.nonzero(self._meal_mask())[0]))
+
+    def gluttons(self) -> List[Point]:
+        """Stones in persons adjacent to a meal (D1), in reading order."""
+        meal = self._meal_mask()
+        board, gid = self._section(0), self._section(3)
+        w = self.size + 2
+        hungry = set()
+        for cell in np.nonzero(meal)[0]:
+            for q in (cell - 1, cell + 1, cell - w, cell + w):
+                if board[q] in (Color.BLACK, Color.WHITE):
+                    hungry.add(int(gid[q]))
+        stones = self._stone_cells()
+        return list(self._points(c for c in stones if int(gid[c]) in hungry))
+
+    def false_liberties(self) -> List[Point]:
+        """Empty points touching both colours and no empty point (L1), in reading order."""
+        board = self._section(0)
+        w = self.size + 2
+        found = []
+        for cell in np.nonzero(board == _K.EMPTY)[0]:
+            around = [int(board[q]) for q in (cell - 1, cell + 1, cell - w, cell + w)]
+            if _K.EMPTY not in around and Color.BLACK in around and Color.WHITE in around:
+                found.append(cell)
+        return list(self._points(found))
