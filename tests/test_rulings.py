@@ -8,7 +8,7 @@ bottom, no column I). Game-only behaviour (sizes, komi, undo, copies) is in test
 
 import pytest
 
-from diagrams import rows, vertices
+from diagrams import parse, rows, vertex, vertices
 from gtp_engine.coords import Color
 from gtp_engine.errors import Illegal, IllegalMoveError
 
@@ -35,6 +35,18 @@ def new(backend, rules, size, **kw):
     if rules == "terrain" and "map_text" not in kw:
         kw["map_text"] = "\n".join("." * size for _ in range(size))
     return backend(rules, size, **kw)
+
+
+# ======================================================================= the diagrams themselves
+
+def test_diagrams_read_top_row_first_in_gtp_coordinates():
+    d = parse("""
+        X . A
+        . O .
+    """, size=4)
+    assert d.stones == {vertex("A4", 4): B, vertex("B3", 4): W}
+    assert d["A"] == vertex("C4", 4)
+    assert d.rows() == ["X...", ".O..", "....", "...."]
 
 
 # ======================================================================= common (C2-C8)
@@ -90,7 +102,7 @@ def test_C4_occupied_point_is_refused_and_changes_nothing(backend, rules):
     assert_refused(b, B, "C3", Illegal.OCCUPIED)
 
 
-@pytest.mark.parametrize("rules", ["go", "loose", "disto", "terrain"])
+@pytest.mark.parametrize("rules", ALL_GAMES)
 def test_C5_a_play_after_two_passes_resumes_the_game(backend, rules):
     b = new(backend, rules, 5)
     b.play(B, None)
