@@ -1,0 +1,88 @@
+"""``scripts/sgftool.py``: check, view and record, with clear errors and exit codes."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scripts import sgftool
+from sgf import SgfRecord, game_from_sgf, game_to_sgf
+from test_sgf_roundtrip import random_game, state
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def loose_file(tmp_path):
+    game = random_game("loose", 7, seed=3)
+    path = tmp_path / "loose.sgf"
+    path.write_bytes(game_to_sgf(game))
+    return game, path
+
+
+def test_check_prints_the_game_board_and_score(loose_file, capsys):
+    game, path = loose_file
+    assert sgftool.main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"rules loose, 7x7, komi {game.komi:g}, {len(game.moves)} moves" in out
+    for number, row in zip(range(7, 0, -1), game.position.rows()):
+        assert f"{number:2d} {' '.join(row)}" in out
+    score = game.score()
+    assert f"score: black {score.black:g}, white {score.white:g} -> {score.result}" in out
+
+
+def test_check_shows_the_terrain_map_on_empty_points(tmp_path, capsys):
+    game = random_game("terrain", 7, seed=3, moves=0, finish=False)
+    path = tmp_path / "terrain.sgf"
+    path.write_bytes(game_to_sgf(game))
+    assert sgftool.main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    for number, row in zip(range(7, 0, -1), game.terrain.to_text(game.forts).split("/")):
+        assert f"{number:2d} {' '.join(row)}" in out
+
+
+def test_view_and_record_convert_both_ways(loose_file, tmp_path):
+    game, path = loose_file
+    view, back = tmp_path / "view.sgf", tmp_path / "back.sgf"
+    assert sgftool.main(["view", str(path), "-o", str(view)]) == 0
+    assert SgfRecord.from_bytes(view.read_bytes()).is_view
+    assert sgftool.main(["record", str(view), "-o", str(back)]) == 0
+    assert back.read_bytes() == path.read_bytes()
+    assert state(game_from_sgf(back.read_bytes())) == state(game)
+
+
+@pytest.mark.parametrize("content,message", [
+    (b"(;SZ[9];B[ee];W[ee])", "sgftool: error: node 2 (move 2): illegal move W[ee]: occupied"),
+    (b"not sgf at all", "sgftool: error: cannot parse sgf: no sgf data found"),
+])
+def test_broken_file_exits_1_with_the_error(tmp_path, capsys, content, message):
+    path = tmp_path / "broken.sgf"
+    path.write_bytes(content)
+    assert sgftool.main(["check", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.strip() == message
+
+
+def test_missing_file_and_unwritable_output_are_clear_errors(loose_file, tmp_path, capsys):
+    _, path = loose_file
+    assert sgftool.main(["check", str(tmp_path / "nope.sgf")]) == 1
+    assert "sgftool: error: cannot read" in capsys.readouterr().err
+    assert sgftool.main(["view", str(path), "-o", str(tmp_path / "no" / "dir.sgf")]) == 1
+    assert "sgftool: error: cannot write" in capsys.readouterr().err
+
+
+def test_bad_arguments_exit_2():
+    with pytest.raises(SystemExit) as exit_info:
+        sgftool.main(["view", "file.sgf"])  # -o is required
+    assert exit_info.value.code == 2
+
+
+def test_runs_as_a_file_without_traceback(tmp_path):
+    path = tmp_path / "broken.sgf"
+    path.write_bytes(b"(;SZ[9];B[zz])")
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "sgftool.py"), "check", str(path)],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.strip() == "sgftool: error: node 1 (move 1): bad move B[zz]: point zz is off the 9x9 board"
+    assert "Traceback" not in done.stderr and done.stdout == ""
