@@ -133,8 +133,8 @@ def test_loose_capture_gets_a_correction_node():
     """)
     game.play(W, diagrams.vertex("D3", 5))
     nodes = main_line(game_to_sgf(game, view=True))
-    assert nodes[-2] .get("W") == [b"dc"]
-    assert nodes[-1] .get("AW") == [b"bc"]
+    assert nodes[-2].get("W") == [b"dc"]
+    assert nodes[-1].get("AW") == [b"bc"]
     assert "B" not in nodes[-1] and "W" not in nodes[-1]
     assert nodes[0]["VV"] == [b"1"] and b"Do not feed this file to engines" in nodes[0]["C"][0]
 
@@ -164,3 +164,18 @@ def test_edited_view_correction_is_refused():
 def test_setup_after_moves_in_an_ordinary_file_is_refused():
     with pytest.raises(SgfError, match=r"node 2: setup stones \(AB/AW/AE\) after the first move"):
         game_from_sgf(b"(;SZ[9];B[ee];AB[cc];W[gg])")
+
+
+def test_terrain_capture_against_a_fort_gets_a_correction():
+    """A fort is never a liberty (RULES T3), but a Go viewer sees an empty point there: White B4
+    captures black B5 beside White's fort at A5, which the viewer would leave on the board."""
+    from gtp_engine.rules.terrain_map import TerrainMap
+    game = Game("terrain", 5, terrain=TerrainMap.plain(5))
+    game.place_fort(W, diagrams.vertex("A5", 5))
+    game.place_fort(B, diagrams.vertex("E1", 5))
+    for color, vertex in ((B, "B5"), (W, "C5"), (B, "C3"), (W, "B4")):
+        game.play(color, diagrams.vertex(vertex, 5))
+    assert diagrams.vertices(game.moves[-1].effects.captured) == ["B5"]
+    nodes = main_line(game_to_sgf(game, view=True))
+    assert nodes[-2].get("W") == [b"bb"] and nodes[-1].get("AE") == [b"ba"]
+    assert viewer_boards(game_to_sgf(game, view=True), 5) == true_boards(game)
