@@ -128,7 +128,7 @@ def read_map(root, size: int) -> TerrainMap:
         for key, value in map_params(root):
             if key == "custom" and value is None:
                 custom = True
-            elif key in MAP_COUNT_KEYS and value is not None and value.isdigit():
+            elif key in MAP_COUNT_KEYS and value is not None and value.isascii() and value.isdigit():
                 counts[key] = int(value)
             elif key in MAP_CHECK_KEYS and value is not None:
                 checks[key] = value

@@ -14,7 +14,7 @@ from typing import Dict, List, Optional
 from sgfmill import sgf, sgf_grammar
 
 from .errors import SgfError
-from .reader import is_view_export, replay, root_text
+from .reader import is_view_export, move_of, replay, root_text
 from .values import show
 from .writer import VIEW_NOTICE, WriteOptions, build_tree
 
@@ -39,6 +39,8 @@ def parse(data: bytes) -> sgf.Sgf_game:
         if not raw.isdigit() or not 1 <= int(raw) <= MAX_SIZE_SGFMILL:
             raise SgfError(f"node 0: bad SZ[{show(raw)}]: not a square board size we can play")
         size_values[0] = raw
+    if "CA" not in coarse.sequence[0] and is_utf8(data):
+        return sgf.Sgf_game.from_coarse_game_tree(coarse, override_encoding="UTF-8")
     try:
         return sgf.Sgf_game.from_coarse_game_tree(coarse)
     except (ValueError, LookupError):
@@ -47,6 +49,16 @@ def parse(data: bytes) -> sgf.Sgf_game:
         return sgf.Sgf_game.from_coarse_game_tree(coarse, override_encoding="UTF-8")
     except (ValueError, LookupError) as err:
         raise SgfError(f"node 0: {show(str(err).lower(), 80)}")
+
+
+def is_utf8(data: bytes) -> bool:
+    """Whether data decodes as UTF-8 (a file without CA is ISO-8859-1 by the standard, but
+    today's writers that omit CA mostly write UTF-8; plain ASCII reads the same either way)."""
+    try:
+        bytes(data).decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def drop_nameless_properties(coarse) -> None:
@@ -134,7 +146,6 @@ class _Merger:
 
     def _matched_moves(self, move_nodes, game) -> int:
         """How many leading moves of the game are the source's moves (the rest were changed)."""
-        from .reader import move_of
         matched = 0
         for number, (index, record) in enumerate(zip(move_nodes, game.moves), 1):
             if move_of(self.old_nodes[index], index, number, game.size) != (record.color, record.point):

@@ -286,3 +286,10 @@ def test_move_comments_use_gtp_vertices():
     assert flips, "seed must give a flip"
     text = " ".join(format_vertex(p) for p in flips[0].effects.flipped)
     assert f"flipped: {text}".encode() in data
+
+
+def test_file_without_ca_is_read_as_utf8_when_it_decodes_so_else_latin1():
+    utf8 = SgfRecord.from_bytes("(;SZ[9]PB[Jérôme];B[ee])".encode("utf-8"))
+    latin1 = SgfRecord.from_bytes("(;SZ[9]PB[Jérôme];B[ee])".encode("latin-1"))
+    assert utf8.root_property("PB") == latin1.root_property("PB") == "Jérôme"
+    assert "PB[Jérôme]".encode("utf-8") in utf8.to_bytes() and "PB[Jérôme]".encode("utf-8") in latin1.to_bytes()
