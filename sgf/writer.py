@@ -14,6 +14,7 @@ fed view exports: GTP engines would see setup stones in the middle of a game.
 """
 
 import math
+import numbers
 from dataclasses import dataclass
 from typing import List, Mapping, Optional, Sequence, Tuple
 
@@ -68,9 +69,9 @@ def positions_of(game) -> list:
 def check_winrates(winrates: Optional[Mapping[int, float]], moves: int) -> None:
     """SgfError unless every key is a move number of the game (0..moves) and every value a probability."""
     for number, value in (winrates or {}).items():
-        if not isinstance(number, int) or not 0 <= number <= moves:
+        if not isinstance(number, numbers.Integral) or isinstance(number, bool) or not 0 <= number <= moves:
             raise SgfError(f"win rate for move {number!r}: the game has moves 0 to {moves}")
-        if not isinstance(value, (int, float)) or not math.isfinite(value) or not 0 <= value <= 1:
+        if not isinstance(value, numbers.Real) or not math.isfinite(value) or not 0 <= value <= 1:
             raise SgfError(f"win rate for move {number}: {value!r} is not a probability from 0 to 1")
 
 
@@ -137,8 +138,8 @@ def write_root(root, game, options: WriteOptions, result: Optional[str]) -> None
         root.set("HA", len(black))
     if game.terrain is not None:
         write_terrain(root, game)
-    if options.winrates and 0 in options.winrates:
-        root.set_raw("SBKV", winrate_text(options.winrates[0]).encode())
+    if winrate_of(options.winrates, 0) is not None:
+        root.set_raw("SBKV", winrate_text(winrate_of(options.winrates, 0)).encode())
     if options.view:
         root.set_raw(VIEW_PROPERTY, b"1")
         root.set("C", VIEW_NOTICE)
@@ -198,7 +199,7 @@ def write_markup(node, markup: tuple) -> None:
 def write_move(node, game, number: int, record, options: WriteOptions) -> None:
     raw = b"" if record.point is None else point_text(record.point, game.size).encode()
     node.set_raw(Color(record.color).letter.upper(), raw)
-    winrate = options.winrates.get(number) if options.winrates else None
+    winrate = winrate_of(options.winrates, number)
     if winrate is not None:
         node.set_raw("SBKV", winrate_text(winrate).encode())
     if options.comments:
@@ -216,6 +217,10 @@ def effect_lines(effects) -> List[str]:
     kinds = (("captured", effects.captured), ("flipped", effects.flipped),
              ("removed", effects.removed), ("meals", effects.meals))
     return [f"{word}: {' '.join(format_vertex(p) for p in points)}" for word, points in kinds if points]
+
+
+def winrate_of(winrates: Optional[Mapping[int, float]], number: int) -> Optional[float]:
+    return None if not winrates else winrates.get(number)
 
 
 def winrate_text(probability: float) -> str:

@@ -293,3 +293,16 @@ def test_file_without_ca_is_read_as_utf8_when_it_decodes_so_else_latin1():
     latin1 = SgfRecord.from_bytes("(;SZ[9]PB[Jérôme];B[ee])".encode("latin-1"))
     assert utf8.root_property("PB") == latin1.root_property("PB") == "Jérôme"
     assert "PB[Jérôme]".encode("utf-8") in utf8.to_bytes() and "PB[Jérôme]".encode("utf-8") in latin1.to_bytes()
+
+
+def test_view_export_written_again_as_a_view_is_unchanged():
+    game = random_game("goncrete", 7, seed=14)
+    view = game_to_sgf(game, view=True)
+    assert SgfRecord.from_bytes(view).to_bytes(view=True) == view
+
+
+def test_winrates_accept_numpy_numbers():
+    import numpy as np
+    game = random_game("go", 7, seed=8, moves=4, finish=False)
+    data = game_to_sgf(game, winrates={np.int64(2): np.float64(0.125)})
+    assert b"SBKV[12.5]" in data.split(b";")[3]  # "(", root, move 1, move 2
