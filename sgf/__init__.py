@@ -12,7 +12,8 @@ The only package that imports sgfmill. Reading guide:
 Properties (see INTERFACE.md, SGF): ``GM[1] FF[4] CA[UTF-8] AP SZ KM RU VR PB PW DT RE HA
 AB AW``, moves ``B``/``W`` (pass ``B[]``), Terrain Go's ``MT WA`` (map), ``FB FW`` (forts in
 placement order), ``MP[forts=N fort_value=V]`` (plus ``custom`` for a map outside the T1
-defaults) and the markup ``TR SQ LB``; per move a comment ``C`` of what it did and ``SBKV``
+defaults) and the markup ``TR`` (mountains) ``SQ`` (water) ``LB`` (forts labelled ``FB``/``FW``);
+per move a comment ``C`` of what it did and ``SBKV``
 (Black's win rate in percent, Sabaki's win-rate graph); ``VV[1]`` marks a view export.
 """
 
