@@ -306,3 +306,11 @@ def test_winrates_accept_numpy_numbers():
     game = random_game("go", 7, seed=8, moves=4, finish=False)
     data = game_to_sgf(game, winrates={np.int64(2): np.float64(0.125)})
     assert b"SBKV[12.5]" in data.split(b";")[3]  # "(", root, move 1, move 2
+
+
+@pytest.mark.parametrize("view", [False, True])
+def test_writing_changes_nothing_in_the_game(view):
+    game = random_game("loose", 7, seed=15, moves=30, finish=False)
+    before = state(game)
+    game_to_sgf(game, view=view)
+    assert state(game) == before and len(game.moves) == len(before["moves"])
