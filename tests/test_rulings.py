@@ -198,15 +198,6 @@ def test_Go2_superko_refuses_the_immediate_ko_recapture(backend, rules):
     assert vertices(b.play(W, "B3").captured) == ["C3"]  # the whole board differs now
 
 
-@pytest.mark.parametrize("rules", ["loose", "goncrete", "disto"])
-def test_Go2_superko_applies_only_to_go_and_terrain(backend, rules):
-    b = new(backend, rules, 5)
-    b.play(B, None)
-    b.play(W, None)
-    b.play(B, None)  # the empty board again, three times: passes never break superko
-    assert b.illegal_reason(W, "C3") is None
-
-
 def test_Go3_area_score_counts_stones_and_single_coloured_regions(backend):
     b = new(backend, "go", 5, komi=7.5)
     b.setup("""
