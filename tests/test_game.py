@@ -41,7 +41,7 @@ def play_all(game, moves):
     ("loose", [3, 5, 9, 25], [1, 2, 4, 8, 19 + 1, 27]),
     ("terrain", [5, 9, 19], [2, 4, 26]),
 ])
-def test_C1_board_sizes_each_game_allows(name, good, bad):
+def test_C1_L6_board_sizes_each_game_allows(name, good, bad):
     for size in good:
         assert Game(name, size).size == size
     for size in bad:

@@ -515,6 +515,29 @@ def test_G2a_as_many_flipped_groups_as_possible_lose_a_stone(backend):
     assert vertices(effects.removed) == ["E2", "C1"]
 
 
+def test_G2c_ties_in_two_groups_go_to_the_first_candidate_of_each_in_reading_order(backend):
+    b = new(backend, "goncrete", 5)
+    b.setup("""
+        O O O X X
+        O X X . X
+        . O O O O
+        O O O X X
+        O . O . O
+    """)
+    effects = b.play(W, "D4")
+    # Flipped: D5 E5 E4 (first group: D5 comes first) and B4 C4. Best by (a) and (b): D5 or E4
+    # (3 neighbours each), and B4 or C4 (4 each); reading order takes D5 and B4.
+    assert vertices(effects.flipped) == ["D5", "E5", "B4", "C4", "E4"]
+    assert vertices(effects.removed) == ["D5", "B4"]
+    assert_board(b, """
+        O O O . O
+        O . O O O
+        . O O O O
+        O O O X X
+        O . O . O
+    """)
+
+
 def test_G2b_the_removed_stone_has_the_most_neighbours_in_the_new_group(backend):
     b = new(backend, "goncrete", 5)
     b.setup("""
