@@ -154,16 +154,14 @@ class GtpEngine:
 
     # ----------------------------------------------------------------- rollback
     def _snapshot(self):
-        game = self._game.copy() if self._game is not None else None
-        return (game, self.settings, self.time_control, dict(self.time_left), self.rng.getstate())
+        """Everything a command may change (waits for a game still being built)."""
+        return (self.game.copy(), self.settings, self.time_control, dict(self.time_left),
+                self.rng.getstate())
 
     def _restore(self, snapshot) -> None:
         if snapshot is None:
             return
-        game, self.settings, self.time_control, time_left, rng_state = snapshot
-        if game is not None:
-            self._game = game
-        self.time_left = time_left
+        self._game, self.settings, self.time_control, self.time_left, rng_state = snapshot
         self.rng.setstate(rng_state)
 
     # ----------------------------------------------------------------- helpers for handlers
