@@ -51,9 +51,19 @@ class Position(size, capture, terrain=None):
   .gluttons() -> list[Point]                   stones in persons adjacent to a meal
   .false_liberties() -> list[Point]            empty points that are false liberties (L1)
   .rows() -> list[str]                         top row first, 'X' 'O' '.' per point
+  .is_own_eye(color, point) -> bool            the single-point eye random play never fills
+
+Compilation (never on the protocol path): until the numba kernels are compiled, ``Position``
+runs the same kernel source as plain Python (slow but immediate).
+  start_warmup()   compile in the background (a ``python -m gtp_engine.board.warmup``
+                   subprocess fills the numba cache, then the kernels are loaded and used)
+  compile_now()    compile or load from the cache now, blocking (scripts, tests, search)
+  compiled() -> bool   whether the compiled kernels are in use
+``python -m gtp_engine.board.warmup`` fills the cache at install or CI time.
 """
 
 from .constants import (CAPTURE_FLIP_REMOVE, CAPTURE_LOOSE, CAPTURE_MEALS, CAPTURE_REMOVE, EMPTY,
                         MOUNTAIN, PLAIN, SCORE_AREA, SCORE_STONES, SCORE_STONES_NOT_MEALS, WATER)
 from .effects import MoveEffects
+from ._backend import compile_now, compiled, start_warmup
 from .position import Position

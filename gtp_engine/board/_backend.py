@@ -50,8 +50,10 @@ def compile_now():
     global active
     with _lock:
         if active is mirror:
-            module = importlib.import_module("gtp_engine.board.kernels")
-            module.warm_all()
+            from .warmup import one_compile_at_a_time
+            with one_compile_at_a_time():
+                module = importlib.import_module("gtp_engine.board.kernels")
+                module.warm_all()
             active = module
     return active
 

@@ -1155,9 +1155,36 @@ def playout(st, zob, work, spare, out, owner, color, skip_own_eyes, max_moves, r
     return black, white, moves, reason
 
 
+@jit
+def playout_batch(st, zob, work, spare, game, out, owner, color, skip_own_eyes, max_moves,
+                  rng, scoring, fort_value, komi_halves, count, ownership):
+    """``count`` playouts from ``st`` (unchanged; ``game`` is the scratch state): returns
+    Black's wins, a tie counting as half a win (in half-wins, so 2 per win); ``komi_halves``
+    goes to White. ``ownership`` (2 * area) accumulates per cell how often Black / White
+    owned it at the end."""
+    a = int(st[H_AREA])
+    wins = 0
+    for _ in range(count):
+        game[:] = st
+        black, white, moves, reason = playout(game, zob, work, spare, out, owner, color,
+                                              skip_own_eyes, max_moves, rng, scoring, fort_value)
+        white += komi_halves
+        if black > white:
+            wins += 2
+        elif black == white:
+            wins += 1
+        for cell in range(a):
+            o = owner[cell]
+            if o == BLACK:
+                ownership[cell] += 1
+            elif o == WHITE:
+                ownership[a + cell] += 1
+    return wins
+
+
 # --------------------------------------------------------------------------- warm-up
 ENTRY_POINTS = ("init_state", "set_capture", "put_fort", "play", "check", "is_own_eye",
-                "legal_cells", "owner_cells", "score_halves", "playout")
+                "legal_cells", "owner_cells", "score_halves", "playout", "playout_batch")
 
 
 def warm_all():
@@ -1191,6 +1218,10 @@ def warm_all():
             rng = np.array([12345 + scoring], np.int64)
             playout(game, zob, work, spare, out, owner, int(BLACK), True, int(3 * size * size),
                     rng, int(scoring), int(1))
+            ownership = np.zeros(2 * w * w, np.int32)
+            playout_batch(st, zob, work, spare, game, out, owner, int(BLACK), True,
+                          int(3 * size * size), rng, int(scoring), int(1), int(13), int(2),
+                          ownership)
 
 
 def zobrist_keys():

@@ -7,7 +7,7 @@ argument type (which would compile on the spot).
 """
 
 import threading
-from typing import List, Optional, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -21,6 +21,19 @@ _K = _backend.mirror                      # layout constants (identical in both 
 _ZOBRIST = _K.zobrist_keys()
 _REASONS = {code: reason for code, reason in enumerate(Illegal, start=1)}
 _CAPTURES = (CAPTURE_REMOVE, CAPTURE_LOOSE, CAPTURE_FLIP_REMOVE, CAPTURE_MEALS)
+
+
+class PlayoutResult(NamedTuple):
+    """The end of one random playout: scores in half points (no komi), placements made, and
+    why it ended: ``two passes``, ``annihilation`` (G4) or ``move cap``."""
+
+    black_halves: int
+    white_halves: int
+    moves: int
+    end: str
+
+
+_PLAYOUT_ENDS = ("two passes", "annihilation", "move cap")
 
 
 class _Scratch(threading.local):
@@ -43,6 +56,11 @@ class _Scratch(threading.local):
 
 
 _scratch = _Scratch()
+
+
+def _rng_seed(seed: int) -> int:
+    """A nonzero 32-bit state for the kernels' xorshift generator."""
+    return (int(seed) * 2654435761 + 12345) % 0xFFFFFFFF + 1
 
 
 class Position:
@@ -197,6 +215,44 @@ class Position:
         if self._section(0)[cell] != _K.EMPTY:
             return False
         return bool(_backend.active.is_own_eye(self._st, int(cell), int(Color(color))))
+
+    # ------------------------------------------------------------------ random play
+    def _max_moves(self, max_moves: Optional[int]) -> int:
+        return 3 * self.size * self.size if max_moves is None else int(max_moves)
+
+    def playout(self, color: int, seed: int, scoring: int, fort_value: int = 0,
+                skip_own_eyes: bool = True, max_moves: Optional[int] = None) -> PlayoutResult:
+        """Play uniformly random legal moves on this position (changed in place: copy first to
+        keep it) from ``color`` to move, never filling one's own single-point eye when
+        ``skip_own_eyes`` and never retaking a simple ko, until two passes, annihilation or
+        ``max_moves`` placements (default 3*N*N); the same seed gives the same game."""
+        work, spare, out, owner, _ = _scratch.get(self.size)
+        rng = np.array([_rng_seed(seed)], np.int64)
+        black, white, moves, end = _backend.active.playout(
+            self._st, _ZOBRIST, work, spare, out, owner, int(Color(color)), bool(skip_own_eyes),
+            self._max_moves(max_moves), rng, int(scoring), int(fort_value))
+        return PlayoutResult(int(black), int(white), int(moves), _PLAYOUT_ENDS[int(end)])
+
+    def playouts(self, color: int, count: int, seed: int, scoring: int, fort_value: int = 0,
+                 komi_halves: int = 0, skip_own_eyes: bool = True,
+                 max_moves: Optional[int] = None) -> Tuple[float, List[float]]:
+        """``count`` random playouts from this position (unchanged). Returns Black's share of
+        wins (a tie counts half; ``komi_halves`` goes to White) and, per point ``row*size +
+        col``, the share of playouts Black owned it minus the share White did."""
+        work, spare, out, owner, _ = _scratch.get(self.size)
+        area = (self.size + 2) * (self.size + 2)
+        ownership = np.zeros(2 * area, np.int32)
+        game = np.empty_like(self._st)
+        rng = np.array([_rng_seed(seed)], np.int64)
+        half_wins = _backend.active.playout_batch(
+            self._st, _ZOBRIST, work, spare, game, out, owner, int(Color(color)),
+            bool(skip_own_eyes), self._max_moves(max_moves), rng, int(scoring), int(fort_value),
+            int(komi_halves), int(count), ownership)
+        count = max(int(count), 1)
+        w = self.size + 2
+        balance = [(int(ownership[c]) - int(ownership[area + c])) / count
+                   for c in ((row + 1) * w + col + 1 for row in range(self.size) for col in range(self.size))]
+        return int(half_wins) / (2 * count), balance
 
     # ------------------------------------------------------------------ scoring and status
     def _owner_cells(self, scoring: int) -> np.ndarray:

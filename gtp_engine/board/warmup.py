@@ -5,8 +5,34 @@ The engine also runs it in the background at start (``board.start_warmup``).
 """
 
 import argparse
+import contextlib
+import hashlib
 import sys
+import tempfile
 import time
+from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: no lock, each warm-up compiles on its own
+    fcntl = None
+
+
+@contextlib.contextmanager
+def one_compile_at_a_time():
+    """A machine-wide lock around the compile: engines started together (a match, a test
+    run) then compile once, and the others load the result from the cache."""
+    if fcntl is None:
+        yield
+        return
+    source = Path(__file__).with_name("kernels.py").resolve()
+    tag = hashlib.sha1(str(source).encode()).hexdigest()[:12]
+    with open(Path(tempfile.gettempdir()) / f"vargo-kernels-{tag}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def main(argv=None) -> int:
@@ -15,8 +41,9 @@ def main(argv=None) -> int:
     parser.add_argument("--quiet", action="store_true", help="print nothing")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    from . import kernels
-    kernels.warm_all()
+    with one_compile_at_a_time():
+        from . import kernels
+        kernels.warm_all()
     if not args.quiet:
         print(f"board kernels ready in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return 0
