@@ -8,6 +8,7 @@ Most of it runs in process through ``execute`` (fast); one test streams junk thr
 stdin/stdout of ``python -m gtp_engine``. ``-m slow`` runs much longer sequences.
 """
 
+import os
 import random
 import re
 import subprocess
@@ -18,6 +19,7 @@ import pytest
 from gtp_engine.game import Game
 from gtp_engine.gtp import EngineSettings, GtpEngine, format_response, parse_line
 
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMMANDS = """protocol_version name version known_command list_commands boardsize clear_board
     komi play genmove undo showboard final_score final_status_list time_settings time_left
     reg_genmove fixed_handicap place_free_handicap set_free_handicap printsgf kgs-time_settings
@@ -88,6 +90,7 @@ def random_line(rng, size: int) -> str:
         "final_status_list": lambda: [rng.choice(WORDS)],
         "known_command": lambda: [rng.choice(COMMANDS + ["fly"])],
         "loadsgf": lambda: [rng.choice(["/nonexistent.sgf", "/", ""])],
+        "printsgf": lambda: [rng.choice(["/nonexistent/dir/x.sgf", "/"])] if rng.random() < 0.1 else [],
     }.get(name, lambda: [rng.choice(WORDS + NUMBERS)] if rng.random() < 0.1 else [])()
     prefix = f"{rng.randint(0, 10**6)} " if rng.random() < 0.3 else ""
     return prefix + " ".join([name] + args)
@@ -150,7 +153,7 @@ def test_fuzz_in_process_long(seed):
     fuzz(seed, 20000, ["go", "loose", "goncrete", "disto", "terrain"][seed % 5], 9)
 
 
-def test_fuzz_stream_through_a_real_process():
+def test_fuzz_stream_through_a_real_process(tmp_path):
     """Junk bytes, CR, NUL and long lines through stdin: stdout holds exactly one well-formed
     response per command line, in order, ids echoed."""
     rng = random.Random(99)
@@ -170,7 +173,8 @@ def test_fuzz_stream_through_a_real_process():
         lines.append(raw)
         expected_ids.append(command.id)
     result = subprocess.run([sys.executable, "-m", "gtp_engine", "--variant", "loose", "--size", "9"],
-                            input=b"\n".join(lines) + b"\n", capture_output=True)
+                            input=b"\n".join(lines) + b"\n", capture_output=True, cwd=tmp_path,
+                            env={**os.environ, "PYTHONPATH": REPO})
     assert result.returncode == 0, result.stderr.decode(errors="replace")[-2000:]
     out = result.stdout.decode("utf-8", "surrogateescape")
     responses = re.findall(r"[=?][0-9]*(?: [^\n]*)?(?:\n[^\n]+)*\n\n", out, re.S)
