@@ -25,7 +25,7 @@ import hashlib
 import json
 import os
 import queue
-import shlex
+import signal
 import sys
 import threading
 import time
@@ -44,7 +44,7 @@ from gtp_engine.rules import find_rules  # noqa: E402
 from scripts.gtp_client import (DEFAULT_COMMAND_TIMEOUT, GtpCommandError, GtpEngine,  # noqa: E402
                                 GtpFailure, split_command)
 from scripts.match_stats import format_summary, summarize  # noqa: E402
-from scripts.referee import (LABELS, START_FAILED, GameOutcome, GameSettings, GameSpec,  # noqa: E402
+from scripts.referee import (LABELS, GameOutcome, GameSettings, GameSpec,  # noqa: E402
                              Referee, TimeControl, forfeit_before_start)
 
 RESULTS_FORMAT = "vargo-match 1"
@@ -321,7 +321,7 @@ class Progress:
 
     def __init__(self, stream: Optional[IO], total: int, done: int):
         self.stream = stream
-        self.total, self.done = total, done
+        self.total, self.done, self.done_before = total, done, done
         self.started = time.monotonic()
         self.tty = bool(stream is not None and getattr(stream, "isatty", lambda: False)())
 
@@ -347,11 +347,15 @@ class Progress:
 
     def _eta(self) -> str:
         elapsed = time.monotonic() - self.started
-        return f"{elapsed:.0f}s"
+        played = self.done - self.done_before
+        left = elapsed / played * (self.total - self.done) if played else 0.0
+        return f"{elapsed:.0f}s, eta {left:.0f}s"
 
 
-def play_one(config: MatchConfig, seat: Seat, index: int) -> Tuple[dict, Dict[str, str]]:
-    """Play game ``index`` on ``seat``; returns its record and the engines' names."""
+def play_one(config: MatchConfig, seat: Seat, index: int,
+             stopping: threading.Event) -> Optional[Tuple[dict, Dict[str, str]]]:
+    """Play game ``index`` on ``seat``; returns its record and the engines' names, or None when
+    the match was stopped meanwhile (the game, cut short, is not recorded)."""
     spec = config.spec(index)
     started = time.time()
     logs = config.out / "logs"
@@ -367,6 +371,8 @@ def play_one(config: MatchConfig, seat: Seat, index: int) -> Tuple[dict, Dict[st
         for label in LABELS:
             if seat.engines[label] is not None:
                 seat.engines[label].transcript = None
+    if stopping.is_set():
+        return None
     names = dict(seat.names)
     sgf_name = write_sgf(config, spec, outcome, names)
     return game_record(config, spec, outcome, sgf_name, started), names
@@ -399,7 +405,7 @@ def run_match(config: MatchConfig, progress: Optional[IO] = sys.stderr) -> dict:
     def task(index: int):
         seat = free.get()
         try:
-            return play_one(config, seat, index)
+            return play_one(config, seat, index, stopping)
         finally:
             free.put(seat)
 
@@ -408,9 +414,10 @@ def run_match(config: MatchConfig, progress: Optional[IO] = sys.stderr) -> dict:
     try:
         futures = [executor.submit(task, index) for index in pending]
         for future in as_completed(futures):
-            record, names = future.result()
-            if stopping.is_set():
-                break
+            finished = future.result()
+            if finished is None:
+                continue
+            record, names = finished
             store.add(record, names)
             bar.update(record, store.document()["summary"])
     except BaseException:
@@ -512,8 +519,23 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
     return MatchConfig((args.engine_a, args.engine_b), settings, args.games, args.out, args.jobs, args.seed)
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(argv)
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    if in_main_thread:  # a kill stops as cleanly as Ctrl-C: engines ended, finished games kept
+        previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        return _run(args)
+    finally:
+        if in_main_thread:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         config = config_from_args(args)
         results = run_match(config, progress=None if args.quiet else sys.stderr)

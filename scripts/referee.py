@@ -19,7 +19,7 @@ Results use SGF's forms: ``B+3.5``, ``W+R`` (resignation), ``B+T`` (time), ``W+F
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Dict, IO, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from gtp_engine.coords import Color, format_vertex, parse_vertex
 from gtp_engine.errors import EngineError, IllegalMoveError

@@ -5,7 +5,6 @@ import json
 import math
 import os
 import shlex
-import shutil
 import signal
 import subprocess
 import sys
@@ -341,10 +340,6 @@ def test_fair_komi_is_skipped_for_engines_without_it(tmp_path, capsys):
 
 
 # --------------------------------------------------------------------------- resume
-def _strip(record):
-    return {k: v for k, v in record.items()}
-
-
 def test_more_games_later_resume_without_replaying(tmp_path, capsys):
     out = tmp_path / "m"
     a, b = fake("--seed", "1"), fake("--seed", "2")
@@ -407,35 +402,63 @@ def test_an_interrupted_match_resumes_where_it_stopped(tmp_path):
 
 # --------------------------------------------------------------------------- real engines
 VARIANT_SIZES = [("go", 5), ("loose", 5), ("goncrete", 5), ("disto", 5), ("terrain", 7)]
+SCORED = ("two passes", "annihilation", "resignation")
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("variant, size", VARIANT_SIZES)
-def test_our_engine_against_itself(tmp_path, capsys, variant, size):
-    out = tmp_path / variant
-    code, results, stdout, _ = run_match(
-        capsys, out, ours("--playouts", "30", "--seed", "{seed}"), ours("--playouts", "10", "--seed", "{seed}"),
-        "--variant", variant, "--size", str(size), "--games", "2", "--jobs", "2")
-    assert code == 0 and results["games_played"] == 2
+def check_real_match(out, results, games):
+    """A match between sound engines: complete, no forfeits, every record replays to its result."""
+    assert results["games_played"] == games
     for g in results["games"]:
-        assert g["reason"] in ("two passes", "annihilation", "resignation"), g["detail"]
+        assert g["reason"] in SCORED, g["detail"]
         replayed = parse_sgf(out, g)
         assert len(replayed.moves) == g["moves"]
         if g["reason"] != "resignation":
             assert replayed.score().result == g["result"]
 
 
-@pytest.mark.slow
+@pytest.mark.parametrize("variant, size", VARIANT_SIZES)
+def test_our_engine_against_itself(tmp_path, capsys, variant, size):
+    out = tmp_path / variant
+    code, results, stdout, _ = run_match(
+        capsys, out, ours("--playouts", "8", "--seed", "{seed}"), ours("--playouts", "4"),
+        "--variant", variant, "--size", str(size), "--games", "2", "--jobs", "2")
+    assert code == 0
+    check_real_match(out, results, 2)
+    assert "Elo A-B" in stdout
+
+
 def test_our_engine_against_gnugo(tmp_path, capsys):
     if not os.path.exists(GNUGO):
         pytest.skip("GNU Go is not installed")
     out = tmp_path / "gnugo"
     code, results, stdout, _ = run_match(
-        capsys, out, ours("--playouts", "50"), f"{GNUGO} --mode gtp --level 1 --chinese-rules",
+        capsys, out, ours("--playouts", "8"), f"{GNUGO} --mode gtp --level 1 --chinese-rules",
         "--size", "9", "--games", "2", "--jobs", "2")
-    assert code == 0 and results["games_played"] == 2
+    assert code == 0
+    check_real_match(out, results, 2)
     assert results["engines"]["B"]["name"].startswith("GNU Go")
-    for g in results["games"]:
-        assert g["reason"] in ("two passes", "resignation"), g["detail"]
-        assert len(parse_sgf(out, g).moves) == g["moves"]
-    assert "Elo A-B" in stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", [v for v, _ in VARIANT_SIZES])
+def test_longer_matches_on_9x9_with_a_clock(tmp_path, capsys, variant):
+    out = tmp_path / variant
+    code, results, _, _ = run_match(
+        capsys, out, ours("--playouts", "100", "--seed", "{seed}"), ours("--playouts", "30", "--seed", "{seed}"),
+        "--variant", variant, "--size", "9", "--games", "4", "--main-time", "60", "--byoyomi", "5")
+    assert code == 0
+    check_real_match(out, results, 4)
+    lines = transcript(out, 0)
+    assert "A >> time_settings 60 5 1" in lines and any(line.startswith("A >> time_left ") for line in lines)
+
+
+@pytest.mark.slow
+def test_a_longer_match_against_gnugo(tmp_path, capsys):
+    if not os.path.exists(GNUGO):
+        pytest.skip("GNU Go is not installed")
+    out = tmp_path / "gnugo"
+    code, results, _, _ = run_match(
+        capsys, out, ours("--playouts", "200"), f"{GNUGO} --mode gtp --level 2 --chinese-rules",
+        "--size", "9", "--games", "6", "--time-per-move", "5")
+    assert code == 0
+    check_real_match(out, results, 6)
