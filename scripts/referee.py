@@ -259,15 +259,23 @@ class Referee:
             self.ask(other, f"fort {color.word} {format_vertex(point)}")
 
     def _set_fair_komi(self) -> None:
+        """Average the estimates of the engines that give one; a refused or unreadable estimate
+        is no estimate (it is optional), but a crash or a hang still forfeits."""
         estimates = []
         for label in LABELS:
-            if self.engines[label].known("fair_komi"):
-                answer = self.ask(label, f"fair_komi {_komi_text(self.settings.fair_komi)}",
-                                  timeout=self.settings.fair_komi + self.settings.command_timeout)
-                try:
-                    estimates.append(float(answer.split()[0]))
-                except (ValueError, IndexError):
-                    raise Forfeit(label, MALFORMED, f"{self._who(label)} answered fair_komi with {answer!r}") from None
+            if not self.engines[label].known("fair_komi"):
+                continue
+            try:
+                answer = self.engines[label].send(
+                    f"fair_komi {_komi_text(self.settings.fair_komi)}",
+                    timeout=self.settings.fair_komi + self.settings.command_timeout)
+                estimate = float(answer.split()[0])
+                if math.isfinite(estimate):
+                    estimates.append(estimate)
+            except (GtpCommandError, ValueError, IndexError):
+                continue
+            except GtpFailure as err:
+                raise Forfeit(label, _FAILURE_REASONS.get(type(err), CRASH), f"{self._who(label)}: {err}") from err
         if not estimates:
             return
         komi = nearest_komi(self.game.rules, sum(estimates) / len(estimates))

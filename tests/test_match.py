@@ -15,7 +15,8 @@ import pytest
 
 from scripts.match import main
 from scripts.match_stats import elo_difference, format_summary, summarize, wilson_interval
-from scripts.referee import Clock, TimeControl
+from gtp_engine.rules import find_rules
+from scripts.referee import Clock, TimeControl, nearest_komi
 
 REPO = Path(__file__).resolve().parent.parent
 FAKE = REPO / "tests" / "fakes" / "fake_engine.py"
@@ -333,10 +334,32 @@ def test_an_illegal_fort_forfeits(tmp_path, capsys):
     assert second["reason"] == "two passes"  # as White, A places the first fort, where nothing is
 
 
-def test_fair_komi_is_skipped_for_engines_without_it(tmp_path, capsys):
-    code, results, _, _ = run_match(capsys, tmp_path / "m", fake(), fake("--seed", "2"), "--variant", "terrain",
-                                    "--size", "7", "--games", "1", "--fair-komi", "1")
-    assert code == 0 and results["games"][0]["komi"] == 7.5
+@pytest.mark.parametrize("answers, komi", [
+    ((None, None), 7.5),       # nobody offers fair_komi: the komi stays
+    (("3", "5"), 4.0),         # the average of both estimates
+    (("-2.5", None), -2.5),    # the only estimate
+    (("oops", "6"), 6.0),      # an unreadable estimate is no estimate
+])
+def test_fair_komi_is_the_average_of_the_estimates_given(tmp_path, capsys, answers, komi):
+    engines = [fake("--seed", str(i), *(["--fair-komi", answer] if answer is not None else []))
+               for i, answer in enumerate(answers)]
+    out = tmp_path / "m"
+    code, results, _, _ = run_match(capsys, out, *engines, "--variant", "terrain", "--size", "7",
+                                    "--games", "1", "--fair-komi", "1")
+    assert code == 0 and results["games"][0]["komi"] == komi
+    assert results["games"][0]["reason"] == "two passes"
+    if komi != 7.5:
+        lines = transcript(out, 0)
+        assert f"A >> komi {komi:g}" in lines and f"B >> komi {komi:g}" in lines
+        assert parse_sgf(out, results["games"][0]).komi == komi
+
+
+@pytest.mark.parametrize("rules, estimate, komi", [
+    ("go", 3.74, 3.5), ("go", -0.2, 0.0), ("terrain", 12.3, 12.5),
+    ("loose", 2.9, 2), ("loose", 3.2, 4), ("loose", -5.1, -6),  # Loose takes even integers only
+])
+def test_nearest_komi_the_rules_accept(rules, estimate, komi):
+    assert nearest_komi(find_rules(rules), estimate) == komi
 
 
 # --------------------------------------------------------------------------- resume

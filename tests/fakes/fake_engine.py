@@ -16,7 +16,8 @@ life) misbehave:
 
 ``--no-variant`` hides the variant and terrain commands (like GNU Go); ``--fort-fault`` makes
 ``genfort`` answer a point already holding a fort; ``--claim RESULT`` makes ``final_score``
-answer RESULT whatever the board; ``--seed`` fixes the random moves.
+answer RESULT whatever the board; ``--fair-komi TEXT`` offers ``fair_komi`` answering TEXT;
+``--seed`` fixes the random moves.
 """
 
 import argparse
@@ -47,6 +48,8 @@ class FakeEngine:
             "kgs-genmove_cleanup": self.genmove, "time_settings": lambda a: "",
             "time_left": lambda a: "",
         }
+        if args.fair_komi is not None:
+            self.commands["fair_komi"] = lambda a: args.fair_komi
         if not args.no_variant:
             self.commands.update({"variant": self.set_variant, "list_variants": lambda a: "go\nloose\ngoncrete\ndisto\nterrain",
                                   "terrain_load": self.terrain_load, "genfort": self.genfort, "fort": self.fort})
@@ -145,6 +148,7 @@ def main():
     parser.add_argument("--no-variant", action="store_true")
     parser.add_argument("--fort-fault", action="store_true")
     parser.add_argument("--claim", help="answer final_score with this result whatever the board")
+    parser.add_argument("--fair-komi", help="offer fair_komi, answering this text")
     engine = FakeEngine(parser.parse_args())
     for line in sys.stdin:
         words = line.split()
