@@ -358,3 +358,13 @@ def test_printsgf_and_loadsgf_round_trip(tmp_path):
     assert len(other.game.moves) == 2
     assert "cannot read" in refused(other, f"loadsgf {tmp_path / 'missing.sgf'}")
     assert len(other.game.moves) == 2
+
+
+def test_false_liberties_gfx_in_loose():
+    # B1 touches black A1 and C1 and white B2, and no empty point: a false liberty (RULES L1).
+    #   2 . O . . .
+    #   1 X . X . .
+    engine = make_engine("loose", 5)
+    gtp_lines(engine, "play b A1\nplay b C1\nplay w B2")
+    assert gtp(engine, "vargo-false_liberties").split("\n")[-1] == "COLOR red B1"
+    assert gtp(engine, "gogui-rules_board_gfx") == ""       # no terrain, no meals, no flips
