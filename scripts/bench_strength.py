@@ -24,6 +24,7 @@ if __package__ in (None, ""):  # run as a file: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     __package__ = "scripts"
 
+from gtp_engine.errors import EngineError  # noqa: E402
 from gtp_engine.rules import ALL_RULES, find_rules  # noqa: E402
 
 from scripts.match import MatchConfig, MatchError, run_match  # noqa: E402
@@ -39,6 +40,15 @@ def our_engine(options: str) -> str:
 
 def gnugo_engine(level: int, binary: str = GNUGO) -> str:
     return shlex.join([binary, "--mode", "gtp", "--level", str(level), "--chinese-rules"])
+
+
+def playable_size(rules, size: int) -> int:
+    """``size``, or the next size up when the rules refuse it (Loose plays odd sizes only)."""
+    try:
+        rules.check_size(size)
+        return size
+    except EngineError:
+        return size + 1
 
 
 def figures(name: str, results: dict) -> dict:
@@ -108,7 +118,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         for name, engine_a, engine_b, variant in matches(args):
             rules = find_rules(variant)
-            size = args.size + 1 if rules.name == "loose" and args.size % 2 == 0 else args.size
+            size = playable_size(rules, args.size)
             control = TimeControl.per_move(args.time_per_move) if args.time_per_move else None
             settings = GameSettings(variant=rules.name, size=size, komi=float(rules.default_komi),
                                     time_control=control, max_moves=4 * size * size)

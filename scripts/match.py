@@ -39,10 +39,10 @@ if __package__ in (None, ""):  # run as a file: make the repository importable
     __package__ = "scripts"
 
 from gtp_engine.errors import EngineError  # noqa: E402
-from gtp_engine.rules import find_rules  # noqa: E402
+from gtp_engine.rules import Rules, find_rules  # noqa: E402
 
-from scripts.gtp_client import (DEFAULT_COMMAND_TIMEOUT, GtpCommandError, GtpEngine,  # noqa: E402
-                                GtpFailure, split_command)
+from scripts.gtp_client import (DEFAULT_COMMAND_TIMEOUT, EngineDied, GtpCommandError,  # noqa: E402
+                                GtpEngine, GtpFailure, split_command)
 from scripts.match_stats import format_summary, summarize  # noqa: E402
 from scripts.referee import (LABELS, GameOutcome, GameSettings, GameSpec,  # noqa: E402
                              Referee, TimeControl, forfeit_before_start)
@@ -116,9 +116,12 @@ class Seat:
     number: int
     engines: Dict[str, Optional[GtpEngine]] = field(default_factory=lambda: {"A": None, "B": None})
     names: Dict[str, str] = field(default_factory=dict)
+    killed: bool = False  # the match is stopping: start nothing more
 
     def start(self, label: str, index: int) -> GtpEngine:
         """Start ``label``'s engine for game ``index`` and greet it; GtpFailure when it cannot play."""
+        if self.killed:
+            raise EngineDied(f"{label}: the match is stopping")
         command = self.config.commands[LABELS.index(label)]
         logs = self.config.out / "logs"
         logs.mkdir(parents=True, exist_ok=True)
@@ -168,6 +171,7 @@ class Seat:
                 self.engines[label] = None
 
     def kill(self) -> None:
+        self.killed = True
         self.retire(LABELS)
 
 
@@ -184,7 +188,7 @@ def preflight(config: MatchConfig, seat: Seat) -> None:
                     if rules.name not in offered:
                         raise MatchError(f"engine {label} does not play {rules.name} (it offers {' '.join(offered)})")
                 engine.send(f"variant {rules.name}", s.command_timeout)
-            elif rules.name != "go":
+            elif rules.name != Rules.name:  # the base rules are standard Go, all a plain GTP engine plays
                 raise MatchError(f"engine {label} has no 'variant' command, so it can only play go, not {rules.name}")
             if rules.has_terrain:
                 missing = [c for c in ("terrain_load", "genfort", "fort") if not engine.known(c)]
