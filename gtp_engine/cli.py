@@ -21,7 +21,7 @@ import sys
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import List, Optional, Sequence
+from typing import Optional, Sequence
 
 from . import NAME, __version__
 from .errors import EngineError

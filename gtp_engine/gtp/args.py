@@ -3,7 +3,7 @@ with a lowercase message that quotes the input."""
 
 import math
 import re
-from typing import List, Optional, Sequence
+from typing import Optional, Sequence
 
 from .errors import GtpError
 

@@ -12,24 +12,22 @@ stream server with the error contract:
 - after any failure the session is exactly as before the command: state-changing handlers run
   on a snapshot that is restored when they raise.
 
-The game may be built in the background (``game_factory`` as a ``concurrent.futures.Future``)
-so that ``name`` and the other queries that need no game answer before numba is even imported.
+``game`` may be a ``concurrent.futures.Future`` of the game, built in the background (see
+``cli``), so that ``name`` and the other commands that need no game answer at once; the first
+command that needs the game waits for it.
 """
 
-import logging
 import random
 import sys
 import traceback
 from concurrent.futures import Future
-from dataclasses import dataclass, field, replace
-from typing import Dict, List, Optional, Tuple, Union
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
 
 from .. import NAME, __version__
 from ..errors import EngineError
 from .errors import GtpError, GtpFatalError, GtpQuit
 from .table import CommandTable, Handler
-
-log = logging.getLogger(__name__)
 
 PROTOCOL_VERSION = "2"
 
@@ -38,9 +36,9 @@ PROTOCOL_VERSION = "2"
 class EngineSettings:
     """How the engine plays, from the command line (see ``cli``).
 
-    ``forts_auto``: after a command that leaves a Terrain Go map without forts because the board
-    changed (``boardsize`` to a new size, ``variant``), the engine places them itself, as at
-    start-up, so that ``--forts auto`` keeps every process of a GoGui session in step.
+    ``forts_auto``: whenever a command leaves a new Terrain Go map without forts (``boardsize``
+    to a new size, ``variant``, ``terrain_generate``, ``terrain_load``), the engine places them
+    itself, as at start-up (``--forts auto``).
     """
 
     seed: int = 0

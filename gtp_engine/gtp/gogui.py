@@ -12,7 +12,6 @@ which GoGui shows the true board of every game, and scripts read it.
 """
 
 from ..coords import Color, format_vertex
-from .args import expect
 from .table import CommandTable
 
 TABLE = CommandTable("gogui rules")
