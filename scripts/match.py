@@ -460,7 +460,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=1, help="match seed: maps and {seed} (default 1)")
     clock = parser.add_argument_group("time", "without a time control, a genmove may take up to --move-timeout")
     clock.add_argument("--time-per-move", type=float, metavar="SECONDS",
-                       help="SECONDS per move (sent as time_settings 0 SECONDS 1)")
+                       help="SECONDS per move (sent as time_settings 0 SECONDS 1; times are whole "
+                            "seconds, rounded up)")
     clock.add_argument("--main-time", type=float, metavar="SECONDS", help="main time per player")
     clock.add_argument("--byoyomi", type=float, default=0.0, metavar="SECONDS",
                        help="Canadian byo-yomi period after main time (default none)")

@@ -53,7 +53,8 @@ _FAILURE_REASONS = {EngineDied: CRASH, EngineTimeout: TIMEOUT, MalformedResponse
 class TimeControl:
     """Canadian byo-yomi as GTP ``time_settings`` means it: ``main`` seconds, then ``byoyomi``
     seconds for every ``stones`` moves. ``stones == 0`` with ``byoyomi == 0`` is absolute time.
-    ``TimeControl.per_move(s)`` is ``s`` seconds for each move."""
+    ``TimeControl.per_move(s)`` is ``s`` seconds for each move. GTP sends whole seconds, so
+    times are rounded up to whole seconds: the clock enforces what the engines were told."""
 
     main: float
     byoyomi: float = 0.0
@@ -64,6 +65,8 @@ class TimeControl:
         return cls(0.0, seconds, 1)
 
     def __post_init__(self):
+        object.__setattr__(self, "main", float(math.ceil(self.main)))
+        object.__setattr__(self, "byoyomi", float(math.ceil(self.byoyomi)))
         if self.main < 0 or self.byoyomi < 0 or self.stones < 0:
             raise ValueError("time settings must not be negative")
         if self.byoyomi > 0 and self.stones == 0:
@@ -73,7 +76,7 @@ class TimeControl:
 
     @property
     def gtp(self) -> str:
-        return f"time_settings {int(self.main)} {int(math.ceil(self.byoyomi))} {self.stones}"
+        return f"time_settings {int(self.main)} {int(self.byoyomi)} {self.stones}"
 
 
 class Clock:

@@ -130,6 +130,12 @@ def test_canadian_byoyomi_after_main_time():
     assert clock.allowance == 5 and clock.time_left_args == (5, 2)
 
 
+def test_times_are_whole_seconds_as_gtp_sends_them():
+    control = TimeControl(2.5, 0.2, 1)
+    assert (control.main, control.byoyomi) == (3, 1) and control.gtp == "time_settings 3 1 1"
+    assert Clock(control).allowance == 4
+
+
 def test_absolute_time_runs_down():
     clock = Clock(TimeControl(10))
     clock.spend(4)
