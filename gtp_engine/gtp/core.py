@@ -4,6 +4,7 @@
 import logging
 import time
 
+from ..coords import Color, format_vertex, reading_order
 from ..errors import EngineError
 from .args import (expect, format_vertices, parse_color, parse_float, parse_int, parse_move,
                    parse_point)
@@ -101,7 +102,6 @@ def place_free_handicap(engine, args):
     game = engine.game
     _require_handicap(game)
     stones = _handicap_count(engine, args[0])
-    from ..coords import Color
     preferred = fixed_handicap_points(game.size, min(stones, max_fixed_handicap(game.size))) \
         if max_fixed_handicap(game.size) >= 2 else []
     chosen = [p for p in preferred if game.illegal_reason(Color.BLACK, p) is None][:stones]
@@ -157,9 +157,9 @@ def undo(engine, args):
 
 
 def _generate(engine, args, commit: bool) -> str:
-    from ..coords import format_vertex
+    """A move for the colour asked: played on our board when ``commit``, only named otherwise."""
     from ..search.random_player import choose_move, is_hopeless
-    expect(args, 1, usage="genmove COLOR")
+    expect(args, 1, usage="COLOR")
     color = parse_color(args[0])
     game = engine.game
     if game.fort_turn is not None:
@@ -207,7 +207,6 @@ def final_score(engine, args):
 def final_status_list(engine, args):
     """``dead``: the game's dead stones (Disto's meals); ``alive``: every other stone; ``seki``:
     none (area scoring needs no seki status)."""
-    from ..coords import reading_order
     expect(args, 1, usage="final_status_list alive|dead|seki")
     status = args[0].lower()
     game = engine.game
