@@ -138,3 +138,12 @@ def test_ruler_and_player_processes_agree_the_way_gogui_uses_them():
         assert ruler.send("forts") == player.send("forts")
     finally:
         assert player.close() == 0 and ruler.close() == 0
+
+
+def test_stdout_holds_only_gtp_even_with_debug_logs():
+    result = run_engine(["--variant", "goncrete", "--size", "7", "--log-level", "debug"],
+                        "play b A1\nplay w A1\ngenmove b\ngenmove w\nshowboard\nprintsgf\nquit\n")
+    assert result.returncode == 0
+    blocks = result.stdout.decode().split("\n\n")
+    assert blocks[-1] == "" and len(blocks) == 8
+    assert [b[0] for b in blocks[:-1]] == ["=", "?", "=", "=", "=", "=", "="]

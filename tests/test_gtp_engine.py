@@ -368,3 +368,15 @@ def test_false_liberties_gfx_in_loose():
     gtp_lines(engine, "play b A1\nplay b C1\nplay w B2")
     assert gtp(engine, "vargo-false_liberties").split("\n")[-1] == "COLOR red B1"
     assert gtp(engine, "gogui-rules_board_gfx") == ""       # no terrain, no meals, no flips
+
+
+def test_start_up_commands_need_no_game():
+    """Controllers send these first; they must not wait for the game built in the background."""
+    from concurrent.futures import Future
+    engine = GtpEngine(Future(), EngineSettings())          # a game that never arrives
+    assert gtp(engine, "name") == "vargo"
+    assert gtp(engine, "protocol_version") == "2"
+    assert gtp(engine, "version") == "0.1.0"
+    assert gtp(engine, "known_command genmove") == "true"
+    assert "genmove" in gtp(engine, "list_commands").split("\n")
+    assert engine._game is None
