@@ -102,23 +102,28 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def matches(args) -> List[tuple]:
-    """(name, engine A, engine B, rules name) of each match the arguments ask for."""
+    """(name, engine A, engine B, rules, size) of each match the arguments ask for."""
     if args.bench == "gnugo":
         if not os.path.exists(args.gnugo):
             raise MatchError(f"gnu go not found at {args.gnugo}")
-        return [(f"go{args.size} gnugo-l{args.level}", our_engine(args.ours), gnugo_engine(args.level, args.gnugo), "go")]
-    names = [find_rules(v).name for v in args.variants.split(",") if v.strip()]
-    return [(f"{name}{args.size} self", our_engine(args.a + " --seed {seed}"),
-             our_engine(args.b + " --seed {seed}"), name) for name in names]
+        go = find_rules("go")
+        size = playable_size(go, args.size)
+        return [(f"go{size} gnugo-l{args.level}", our_engine(args.ours), gnugo_engine(args.level, args.gnugo),
+                 go, size)]
+    chosen = []
+    for name in (v for v in args.variants.split(",") if v.strip()):
+        rules = find_rules(name)
+        size = playable_size(rules, args.size)
+        chosen.append((f"{rules.name}{size} self", our_engine(args.a + " --seed {seed}"),
+                       our_engine(args.b + " --seed {seed}"), rules, size))
+    return chosen
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     out = args.out or Path(tempfile.mkdtemp(prefix="vargo-bench-"))
     try:
-        for name, engine_a, engine_b, variant in matches(args):
-            rules = find_rules(variant)
-            size = playable_size(rules, args.size)
+        for name, engine_a, engine_b, rules, size in matches(args):
             control = TimeControl.per_move(args.time_per_move) if args.time_per_move else None
             settings = GameSettings(variant=rules.name, size=size, komi=float(rules.default_komi),
                                     time_control=control, max_moves=4 * size * size)
@@ -127,7 +132,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             results = run_match(config, progress=None if args.quiet else sys.stderr)
             f = figures(name, results)
             print(json.dumps(f) if args.json else figures_line(f), flush=True)
-    except MatchError as err:
+    except (MatchError, EngineError) as err:
         print(f"bench_strength: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -491,3 +491,18 @@ def test_a_longer_match_against_gnugo(tmp_path, capsys):
         "--size", "9", "--games", "6", "--time-per-move", "5")
     assert code == 0
     check_real_match(out, results, 6)
+
+
+def test_bench_strength_prints_one_json_line_per_variant(tmp_path, capsys):
+    from scripts.bench_strength import main as bench
+    code = bench(["self", "--variants", "go,loose", "--size", "4", "--games", "2", "--a", "--playouts 4",
+                  "--b", "--playouts 2", "--json", "--quiet", "--out", str(tmp_path)])
+    lines = capsys.readouterr().out.splitlines()
+    assert code == 0 and len(lines) == 2
+    go, loose = (json.loads(line) for line in lines)
+    assert go["match"] == "go4 self" and loose["match"] == "loose5 self"  # Loose needs an odd size
+    for figures in (go, loose):
+        assert figures["games"] == 2 and figures["wins_a"] + figures["wins_b"] + figures["draws"] == 2
+        assert figures["engines"]["A"].startswith("vargo") and figures["engines"]["B"].startswith("vargo")
+        assert 0 <= figures["score_a_95"][0] <= figures["score_a"] <= figures["score_a_95"][1] <= 1
+    assert (tmp_path / "go4-self" / "results.json").exists() and (tmp_path / "loose5-self" / "results.json").exists()
