@@ -27,7 +27,7 @@ def compiled():
 def scratch(size):
     from gtp_engine.board import kernels
     area = (size + 2) * (size + 2)
-    return (np.zeros(kernels.work_length(size), np.int32), np.zeros(kernels.state_length(size), np.int32),
+    return (np.zeros(kernels.work_length(size), np.int32), np.zeros(kernels.state_shape(size), np.int32),
             np.zeros(kernels.effects_length(size), np.int32), np.zeros(area, np.int32),
             np.zeros(size * size, np.int32))
 

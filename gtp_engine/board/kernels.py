@@ -1,4 +1,4 @@
-"""The board kernels: plain functions over one flat int32 state array, compiled by numba.
+"""The board kernels: plain functions over one int32 state array, compiled by numba.
 
 Reading guide: layout of the state -> small helpers (views, empty list, hash, liberties) ->
 groups (place, merge, remove, flip) -> legality pre-checks per capture kind -> move
@@ -13,7 +13,9 @@ overflow 32 bits (numpy scalars wrap; numba widens), and there are no exceptions
 move is a returned code.
 
 The board is ``W = N + 2`` columns wide with a wall border, so neighbours need no bounds
-checks; a point ``(row, col)`` is cell ``(row + 1) * W + col + 1`` (row 0 at the bottom).
+checks; a point ``(row, col)`` is cell ``(row + 1) * W + col + 1`` (row 0 at the bottom). The
+state holds one row per section (``st[GID, cell]``) and a header row of scalars, so a position
+is copied with one array copy.
 
 Groups are incremental: every stone stores its group's *root* cell (``gid``) and the next stone
 of its group in a circular list (``nxt``); the root's cell holds the group data. Liberties are
@@ -57,11 +59,27 @@ ILLEGAL_WATER = 7
 ILLEGAL_FORT = 8
 NEEDS_TRIAL = 99   # the pre-check cannot decide cheaply: apply on a copy and look
 
-# Header cells at the start of the state.
+# The state is a 2-D int32 array: one row per section, indexed by cell (indexing a row is
+# free, where slicing views would cost reference counting on every call).
+BOARD = 0        # EMPTY / BLACK / WHITE / WALL / FORT
+TERR = 1         # PLAIN / MOUNTAIN / WATER
+FORT_OWNER = 2   # colour owning the fort on the cell, else 0
+GID = 3          # per stone: the root cell of its group
+NXT = 4          # per stone: the next stone of its group (circular list)
+GSIZE = 5        # per root: stones in the group
+GLIBS = 6        # per root: (stone, empty neighbour) pairs: pseudo-liberties
+GLSUM = 7        # per root: sum of the liberty cells of those pairs
+GLSQ = 8         # per root: sum of their squares (atari test)
+GFLAT = 9        # per root: pairs whose liberty is not a mountain (T4)
+GDRY = 10        # per root: stones not on water (T4)
+GTRUE = 11       # per root, Loose only: pairs whose liberty is true (L1)
+EMPTIES = 12     # the empty cells, densely, in any order
+EPOS = 13        # per empty cell: its index in EMPTIES
+HDR = 14         # the header row: the scalars below
+SECTIONS = 15
 H_SIZE, H_WIDTH, H_AREA, H_CAPTURE, H_NEMPTY, H_BLACKS, H_WHITES = 0, 1, 2, 3, 4, 5, 6
 H_KO, H_KO_COLOR, H_HASH_LO, H_HASH_HI, H_TERRAIN = 7, 8, 9, 10, 11
-HEADER = 16
-SECTIONS = 14   # board terr fort gid nxt gsize glibs glsum glsq gflat gdry gtrue empties epos
+HEADER = 12      # header cells used (the row is at least this long)
 
 # Work array (scratch, never part of a position): small lists, a mark per cell, stacks.
 W_SMALL = 0          # 64 cells for short lists of roots
@@ -75,10 +93,10 @@ MAX_WIDTH = 27                     # 25 + 2 walls
 MAX_AREA = MAX_WIDTH * MAX_WIDTH
 
 
-def state_length(size):
-    """Length of the state array of an N x N board."""
+def state_shape(size):
+    """Shape of the state array of an N x N board."""
     area = (size + 2) * (size + 2)
-    return HEADER + SECTIONS * area
+    return (SECTIONS, max(area, HEADER))
 
 
 def work_length(size):
@@ -93,70 +111,58 @@ def effects_length(size):
 
 # --------------------------------------------------------------------------- helpers
 @jit
-def _views(st):
-    """The sections of the state as views (numba makes these free)."""
-    a = int(st[H_AREA])
-    o = HEADER
-    return (st[o:o + a], st[o + a:o + 2 * a], st[o + 2 * a:o + 3 * a], st[o + 3 * a:o + 4 * a],
-            st[o + 4 * a:o + 5 * a], st[o + 5 * a:o + 6 * a], st[o + 6 * a:o + 7 * a],
-            st[o + 7 * a:o + 8 * a], st[o + 8 * a:o + 9 * a], st[o + 9 * a:o + 10 * a],
-            st[o + 10 * a:o + 11 * a], st[o + 11 * a:o + 12 * a], st[o + 12 * a:o + 13 * a],
-            st[o + 13 * a:o + 14 * a])
-
-
-@jit
 def init_state(st, size, kinds):
-    """Fill ``st`` (length ``state_length(size)``) with an empty board; ``kinds`` (int32,
+    """Fill ``st`` (shape ``state_shape(size)``) with an empty board; ``kinds`` (int32,
     size*size, ``row*size + col``) gives the terrain."""
     w = size + 2
     a = w * w
     for i in range(st.shape[0]):
-        st[i] = 0
-    st[H_SIZE] = size
-    st[H_WIDTH] = w
-    st[H_AREA] = a
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
+        for j in range(st.shape[1]):
+            st[i, j] = 0
+    st[HDR, H_SIZE] = size
+    st[HDR, H_WIDTH] = w
+    st[HDR, H_AREA] = a
     n = 0
     has_terrain = 0
     for cell in range(a):
         row = cell // w - 1
         col = cell % w - 1
         if row < 0 or row >= size or col < 0 or col >= size:
-            board[cell] = WALL
+            st[BOARD, cell] = WALL
         else:
             k = kinds[row * size + col]
-            terr[cell] = k
+            st[TERR, cell] = k
             if k != PLAIN:
                 has_terrain = 1
-            empties[n] = cell
-            epos[cell] = n
+            st[EMPTIES, n] = cell
+            st[EPOS, cell] = n
             n += 1
-    st[H_NEMPTY] = n
-    st[H_TERRAIN] = has_terrain
+    st[HDR, H_NEMPTY] = n
+    st[HDR, H_TERRAIN] = has_terrain
 
 
 @jit
 def set_capture(st, capture):
-    st[H_CAPTURE] = capture
+    st[HDR, H_CAPTURE] = capture
 
 
 @jit
-def _empty_remove(st, empties, epos, cell):
+def _empty_remove(st, cell):
     # swap-remove keeps the empty list dense for O(1) random picks
-    i = epos[cell]
-    n = st[H_NEMPTY] - 1
-    last = empties[n]
-    empties[i] = last
-    epos[last] = i
-    st[H_NEMPTY] = n
+    i = st[EPOS, cell]
+    n = st[HDR, H_NEMPTY] - 1
+    last = st[EMPTIES, n]
+    st[EMPTIES, i] = last
+    st[EPOS, last] = i
+    st[HDR, H_NEMPTY] = n
 
 
 @jit
-def _empty_add(st, empties, epos, cell):
-    n = st[H_NEMPTY]
-    empties[n] = cell
-    epos[cell] = n
-    st[H_NEMPTY] = n + 1
+def _empty_add(st, cell):
+    n = st[HDR, H_NEMPTY]
+    st[EMPTIES, n] = cell
+    st[EPOS, cell] = n
+    st[HDR, H_NEMPTY] = n + 1
 
 
 @jit
@@ -164,41 +170,41 @@ def _toggle_stone(st, zob, cell, color):
     """XOR a stone into or out of the hash and the stone counts (sign +1 in, -1 out is done by
     the caller through ``_count``)."""
     k = (color * MAX_AREA + cell) * 2
-    st[H_HASH_LO] ^= zob[k]
-    st[H_HASH_HI] ^= zob[k + 1]
+    st[HDR, H_HASH_LO] ^= zob[k]
+    st[HDR, H_HASH_HI] ^= zob[k + 1]
 
 
 @jit
 def _count(st, color, delta):
-    st[H_BLACKS + color - 1] += delta
+    st[HDR, H_BLACKS + color - 1] += delta
 
 
 @jit
-def _lib_pair(glibs, glsum, glsq, gflat, terr, root, lib, sign):
+def _lib_pair(st, root, lib, sign):
     """Add (sign 1) or drop (sign -1) one (stone, liberty) pair of group ``root``."""
-    glibs[root] += sign
-    glsum[root] += sign * lib
-    glsq[root] += sign * lib * lib
-    if terr[lib] != MOUNTAIN:
-        gflat[root] += sign
+    st[GLIBS, root] += sign
+    st[GLSUM, root] += sign * lib
+    st[GLSQ, root] += sign * lib * lib
+    if st[TERR, lib] != MOUNTAIN:
+        st[GFLAT, root] += sign
 
 
 @jit
-def _in_atari(glibs, glsum, glsq, root):
+def _in_atari(st, root):
     """Exactly one liberty: every pseudo-liberty pair names the same point."""
-    n = int(glibs[root])
+    n = int(st[GLIBS, root])
     if n == 0:
         return False
-    s = int(glsum[root])
-    return n * int(glsq[root]) == s * s
+    s = int(st[GLSUM, root])
+    return n * int(st[GLSQ, root]) == s * s
 
 
 @jit
-def _is_true(board, cell, w):
+def _is_true(st, cell, w):
     """L1: an empty point is a false liberty when it touches both colours and no empty point."""
     seen = 0
     for q in (cell - 1, cell + 1, cell - w, cell + w):
-        v = board[q]
+        v = st[BOARD, q]
         if v == EMPTY:
             return True
         if v == BLACK or v == WHITE:
@@ -221,25 +227,24 @@ def _add_unique(work, n, value):
 def _merge(st, a, b):
     """Merge the groups rooted at ``a`` and ``b``; returns the surviving root (the larger
     group's, so relabelling is cheap)."""
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    if gsize[a] < gsize[b]:
+    if st[GSIZE, a] < st[GSIZE, b]:
         a, b = b, a
     s = b
     while True:
-        gid[s] = a
-        s = nxt[s]
+        st[GID, s] = a
+        s = st[NXT, s]
         if s == b:
             break
-    na = nxt[a]          # splicing two circular lists is a swap of two successors
-    nxt[a] = nxt[b]
-    nxt[b] = na
-    gsize[a] += gsize[b]
-    glibs[a] += glibs[b]
-    glsum[a] += glsum[b]
-    glsq[a] += glsq[b]
-    gflat[a] += gflat[b]
-    gdry[a] += gdry[b]
-    gtrue[a] += gtrue[b]
+    na = st[NXT, a]          # splicing two circular lists is a swap of two successors
+    st[NXT, a] = st[NXT, b]
+    st[NXT, b] = na
+    st[GSIZE, a] += st[GSIZE, b]
+    st[GLIBS, a] += st[GLIBS, b]
+    st[GLSUM, a] += st[GLSUM, b]
+    st[GLSQ, a] += st[GLSQ, b]
+    st[GFLAT, a] += st[GFLAT, b]
+    st[GDRY, a] += st[GDRY, b]
+    st[GTRUE, a] += st[GTRUE, b]
     return a
 
 
@@ -247,47 +252,46 @@ def _merge(st, a, b):
 def _place(st, zob, cell, color):
     """Put a stone on the empty ``cell`` and merge it with its friends; no captures. In Loose
     (header capture) the true-liberty pair counts are kept up to date as well."""
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    w = int(st[H_WIDTH])
-    loose = st[H_CAPTURE] == CAPTURE_LOOSE
-    was_true = loose and _is_true(board, cell, w)
-    board[cell] = color
-    _empty_remove(st, empties, epos, cell)
+    w = int(st[HDR, H_WIDTH])
+    loose = st[HDR, H_CAPTURE] == CAPTURE_LOOSE
+    was_true = loose and _is_true(st, cell, w)
+    st[BOARD, cell] = color
+    _empty_remove(st, cell)
     _toggle_stone(st, zob, cell, color)
     _count(st, color, 1)
-    gid[cell] = cell
-    nxt[cell] = cell
-    gsize[cell] = 1
-    glibs[cell] = 0
-    glsum[cell] = 0
-    glsq[cell] = 0
-    gflat[cell] = 0
-    gtrue[cell] = 0
-    gdry[cell] = 1 if terr[cell] != WATER else 0
+    st[GID, cell] = cell
+    st[NXT, cell] = cell
+    st[GSIZE, cell] = 1
+    st[GLIBS, cell] = 0
+    st[GLSUM, cell] = 0
+    st[GLSQ, cell] = 0
+    st[GFLAT, cell] = 0
+    st[GTRUE, cell] = 0
+    st[GDRY, cell] = 1 if st[TERR, cell] != WATER else 0
     for q in (cell - 1, cell + 1, cell - w, cell + w):
-        v = board[q]
+        v = st[BOARD, q]
         if v == EMPTY:
-            _lib_pair(glibs, glsum, glsq, gflat, terr, cell, q, 1)
+            _lib_pair(st, cell, q, 1)
         elif v == BLACK or v == WHITE:
-            r = gid[q]
-            _lib_pair(glibs, glsum, glsq, gflat, terr, r, cell, -1)
+            r = st[GID, q]
+            _lib_pair(st, r, cell, -1)
             if was_true:
-                gtrue[r] -= 1
+                st[GTRUE, r] -= 1
     root = cell
     for q in (cell - 1, cell + 1, cell - w, cell + w):
-        if board[q] == color and gid[q] != root:
-            root = _merge(st, root, gid[q])
+        if st[BOARD, q] == color and st[GID, q] != root:
+            root = _merge(st, root, st[GID, q])
     if loose:
         # The empty neighbours lost an empty neighbour: each was true (it touched the empty
         # cell) and is now false if it has no other empty neighbour and touches the enemy.
         for e in (cell - 1, cell + 1, cell - w, cell + w):
-            if board[e] == EMPTY:
-                if _is_true(board, e, w):
-                    gtrue[root] += 1
+            if st[BOARD, e] == EMPTY:
+                if _is_true(st, e, w):
+                    st[GTRUE, root] += 1
                 else:
                     for q in (e - 1, e + 1, e - w, e + w):
-                        if q != cell and (board[q] == BLACK or board[q] == WHITE):
-                            gtrue[gid[q]] -= 1
+                        if q != cell and (st[BOARD, q] == BLACK or st[BOARD, q] == WHITE):
+                            st[GTRUE, st[GID, q]] -= 1
     return root
 
 
@@ -295,30 +299,29 @@ def _place(st, zob, cell, color):
 def _remove_group(st, zob, root, out, kind):
     """Take a whole group off the board (Go capture); its neighbours gain the liberties.
     The cells are appended to effects list ``kind``; returns the number of stones."""
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    w = int(st[H_WIDTH])
-    a = int(st[H_AREA])
-    color = int(board[root])
+    w = int(st[HDR, H_WIDTH])
+    a = int(st[HDR, H_AREA])
+    color = int(st[BOARD, root])
     n = 0
     s = root
     while True:
-        board[s] = EMPTY
-        _empty_add(st, empties, epos, s)
+        st[BOARD, s] = EMPTY
+        _empty_add(st, s)
         _toggle_stone(st, zob, s, color)
         out[E_HEADER + kind * a + out[kind]] = s
         out[kind] += 1
         n += 1
-        s = nxt[s]
+        s = st[NXT, s]
         if s == root:
             break
     _count(st, color, -n)
     s = root
     while True:
         for q in (s - 1, s + 1, s - w, s + w):
-            v = board[q]
+            v = st[BOARD, q]
             if v == BLACK or v == WHITE:
-                _lib_pair(glibs, glsum, glsq, gflat, terr, gid[q], s, 1)
-        s = nxt[s]
+                _lib_pair(st, st[GID, q], s, 1)
+        s = st[NXT, s]
         if s == root:
             break
     return n
@@ -328,48 +331,45 @@ def _remove_group(st, zob, root, out, kind):
 def _recolor(st, zob, root, color, out):
     """Flip every stone of the group at ``root`` to ``color`` (no merging yet); the cells are
     appended to the flipped list."""
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    a = int(st[H_AREA])
-    old = int(board[root])
+    a = int(st[HDR, H_AREA])
+    old = int(st[BOARD, root])
     s = root
     while True:
-        board[s] = color
+        st[BOARD, s] = color
         _toggle_stone(st, zob, s, old)
         _toggle_stone(st, zob, s, color)
         out[E_HEADER + E_FLIPPED * a + out[E_FLIPPED]] = s
         out[E_FLIPPED] += 1
-        s = nxt[s]
+        s = st[NXT, s]
         if s == root:
             break
-    _count(st, old, -int(gsize[root]))
-    _count(st, color, int(gsize[root]))
+    _count(st, old, -int(st[GSIZE, root]))
+    _count(st, color, int(st[GSIZE, root]))
 
 
 @jit
 def _merge_flipped(st, out, color):
     """After recolouring, join every flipped stone's group with its new friends."""
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    w = int(st[H_WIDTH])
-    a = int(st[H_AREA])
+    w = int(st[HDR, H_WIDTH])
+    a = int(st[HDR, H_AREA])
     for i in range(out[E_FLIPPED]):
         s = out[E_HEADER + E_FLIPPED * a + i]
         for q in (s - 1, s + 1, s - w, s + w):
-            if board[q] == color and gid[q] != gid[s]:
-                _merge(st, gid[s], gid[q])
+            if st[BOARD, q] == color and st[GID, q] != st[GID, s]:
+                _merge(st, st[GID, s], st[GID, q])
 
 
 @jit
 def _is_glutton(st, root):
     """D1: the person at ``root`` touches a meal (a person without liberties)."""
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    w = int(st[H_WIDTH])
-    enemy = 3 - int(board[root])
+    w = int(st[HDR, H_WIDTH])
+    enemy = 3 - int(st[BOARD, root])
     s = root
     while True:
         for q in (s - 1, s + 1, s - w, s + w):
-            if board[q] == enemy and glibs[gid[q]] == 0:
+            if st[BOARD, q] == enemy and st[GLIBS, st[GID, q]] == 0:
                 return True
-        s = nxt[s]
+        s = st[NXT, s]
         if s == root:
             break
     return False
@@ -379,40 +379,39 @@ def _is_glutton(st, root):
 @jit
 def _precheck_remove(st, work, cell, color):
     """Go1 and T4 without touching the board: LEGAL or the reason."""
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    w = int(st[H_WIDTH])
+    w = int(st[HDR, H_WIDTH])
     enemy = 3 - color
     has_lib = False
     n_own = 0
     for q in (cell - 1, cell + 1, cell - w, cell + w):
-        v = board[q]
+        v = st[BOARD, q]
         if v == EMPTY:
             has_lib = True
         elif v == color:
-            r = int(gid[q])
+            r = int(st[GID, q])
             n_own = _add_unique(work, n_own, r)
-            if not _in_atari(glibs, glsum, glsq, r):
+            if not _in_atari(st, r):
                 has_lib = True
-        elif v == enemy and _in_atari(glibs, glsum, glsq, gid[q]):
+        elif v == enemy and _in_atari(st, st[GID, q]):
             has_lib = True   # captures free at least this neighbour
     if not has_lib:
         return ILLEGAL_SUICIDE
-    kind = terr[cell]
+    kind = st[TERR, cell]
     if kind == MOUNTAIN:
         for q in (cell - 1, cell + 1, cell - w, cell + w):
-            if board[q] == EMPTY and terr[q] != MOUNTAIN:
+            if st[BOARD, q] == EMPTY and st[TERR, q] != MOUNTAIN:
                 return LEGAL
         for i in range(n_own):
-            if gflat[work[W_SMALL + i]] > 0:   # the cell itself is a mountain: never counted
+            if st[GFLAT, work[W_SMALL + i]] > 0:   # the cell itself is a mountain: never counted
                 return LEGAL
         for q in (cell - 1, cell + 1, cell - w, cell + w):
-            if board[q] == enemy and _in_atari(glibs, glsum, glsq, gid[q]):
-                if _capture_frees_flat(st, work, n_own, int(gid[q]), cell, color):
+            if st[BOARD, q] == enemy and _in_atari(st, st[GID, q]):
+                if _capture_frees_flat(st, work, n_own, int(st[GID, q]), cell, color):
                     return LEGAL
         return ILLEGAL_MOUNTAIN
     if kind == WATER:
         for i in range(n_own):
-            if gdry[work[W_SMALL + i]] > 0:
+            if st[GDRY, work[W_SMALL + i]] > 0:
                 return LEGAL
         return ILLEGAL_WATER
     return LEGAL
@@ -422,19 +421,18 @@ def _precheck_remove(st, work, cell, color):
 def _capture_frees_flat(st, work, n_own, root, cell, color):
     """Whether capturing the group at ``root`` frees a non-mountain point next to the new
     group (the placed ``cell`` and the friendly groups listed in work[0:n_own])."""
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    w = int(st[H_WIDTH])
+    w = int(st[HDR, H_WIDTH])
     s = root
     while True:
-        if terr[s] != MOUNTAIN:
+        if st[TERR, s] != MOUNTAIN:
             for q in (s - 1, s + 1, s - w, s + w):
                 if q == cell:
                     return True
-                if board[q] == color:
+                if st[BOARD, q] == color:
                     for i in range(n_own):
-                        if gid[q] == work[W_SMALL + i]:
+                        if st[GID, q] == work[W_SMALL + i]:
                             return True
-        s = nxt[s]
+        s = st[NXT, s]
         if s == root:
             break
     return False
@@ -443,19 +441,18 @@ def _capture_frees_flat(st, work, n_own, root, cell, color):
 @jit
 def _precheck_flip_remove(st, cell, color):
     """G3: with a flip the new group keeps any liberty it had; without, as Go."""
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    w = int(st[H_WIDTH])
+    w = int(st[HDR, H_WIDTH])
     enemy = 3 - color
     has_lib = False
     flips = False
     for q in (cell - 1, cell + 1, cell - w, cell + w):
-        v = board[q]
+        v = st[BOARD, q]
         if v == EMPTY:
             has_lib = True
         elif v == color:
-            if not _in_atari(glibs, glsum, glsq, gid[q]):
+            if not _in_atari(st, st[GID, q]):
                 has_lib = True
-        elif v == enemy and _in_atari(glibs, glsum, glsq, gid[q]):
+        elif v == enemy and _in_atari(st, st[GID, q]):
             flips = True
     if has_lib:
         return LEGAL
@@ -467,13 +464,12 @@ def _precheck_flip_remove(st, cell, color):
 @jit
 def _precheck_meals(st, cell, color):
     """D2: refuse filling the last liberty of an enemy glutton (judged before the placement)."""
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    w = int(st[H_WIDTH])
+    w = int(st[HDR, H_WIDTH])
     enemy = 3 - color
     for q in (cell - 1, cell + 1, cell - w, cell + w):
-        if board[q] == enemy:
-            r = gid[q]
-            if _in_atari(glibs, glsum, glsq, r) and _is_glutton(st, r):
+        if st[BOARD, q] == enemy:
+            r = st[GID, q]
+            if _in_atari(st, r) and _is_glutton(st, r):
                 return ILLEGAL_FEEDS_GLUTTON
     return LEGAL
 
@@ -498,59 +494,58 @@ def _precheck_loose(st, work, cell, color):
     Only the placed cell and its empty neighbours change status (each of those neighbours
     was true, as it touched the empty cell), so only groups around them lose true pairs.
     """
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    w = int(st[H_WIDTH])
+    w = int(st[HDR, H_WIDTH])
     enemy = 3 - color
     n = 0
     gained = 0
-    if _is_true(board, cell, w):
+    if _is_true(st, cell, w):
         for q in (cell - 1, cell + 1, cell - w, cell + w):
-            if board[q] == BLACK or board[q] == WHITE:
-                n = _loss(work, n, gid[q], 1)
+            if st[BOARD, q] == BLACK or st[BOARD, q] == WHITE:
+                n = _loss(work, n, st[GID, q], 1)
     for e in (cell - 1, cell + 1, cell - w, cell + w):
-        if board[e] != EMPTY:
+        if st[BOARD, e] != EMPTY:
             continue
         other_empty = False
         touches_enemy = False
         for q in (e - 1, e + 1, e - w, e + w):
             if q != cell:
-                if board[q] == EMPTY:
+                if st[BOARD, q] == EMPTY:
                     other_empty = True
-                elif board[q] == enemy:
+                elif st[BOARD, q] == enemy:
                     touches_enemy = True
         if other_empty or not touches_enemy:
             gained += 1   # stays true: a true pair for the new stone
         else:
             for q in (e - 1, e + 1, e - w, e + w):
-                if board[q] == BLACK or board[q] == WHITE:
-                    n = _loss(work, n, gid[q], 1)
+                if st[BOARD, q] == BLACK or st[BOARD, q] == WHITE:
+                    n = _loss(work, n, st[GID, q], 1)
     for i in range(n):
         r = work[W_SMALL + 2 * i]
-        if board[r] == enemy and gtrue[r] - work[W_SMALL + 2 * i + 1] <= 0:
+        if st[BOARD, r] == enemy and st[GTRUE, r] - work[W_SMALL + 2 * i + 1] <= 0:
             return NEEDS_TRIAL
     new_group = gained
     for i in range(n):
         r = work[W_SMALL + 2 * i]
-        if board[r] != color:
+        if st[BOARD, r] != color:
             continue
-        left = gtrue[r] - work[W_SMALL + 2 * i + 1]
+        left = st[GTRUE, r] - work[W_SMALL + 2 * i + 1]
         touches = False
         for q in (cell - 1, cell + 1, cell - w, cell + w):
-            if board[q] == color and gid[q] == r:
+            if st[BOARD, q] == color and st[GID, q] == r:
                 touches = True
         if touches:
             new_group += left
         elif left <= 0:
             return ILLEGAL_NO_TRUE_LIBERTY
     for q in (cell - 1, cell + 1, cell - w, cell + w):
-        if board[q] == color:   # friends that lost nothing are not in the table
-            r = gid[q]
+        if st[BOARD, q] == color:   # friends that lost nothing are not in the table
+            r = st[GID, q]
             found = False
             for i in range(n):
                 if work[W_SMALL + 2 * i] == r:
                     found = True
             if not found:
-                new_group += gtrue[r]
+                new_group += st[GTRUE, r]
                 n = _loss(work, n, r, 0)   # count each friend once
     if new_group <= 0:
         return ILLEGAL_NO_TRUE_LIBERTY
@@ -559,16 +554,15 @@ def _precheck_loose(st, work, cell, color):
 
 @jit
 def _precheck(st, work, cell, color):
-    board = st[HEADER:HEADER + int(st[H_AREA])]
-    v = board[cell]
+    v = st[BOARD, cell]
     if v == FORT:
         return ILLEGAL_FORT
     if v != EMPTY:
         return ILLEGAL_OCCUPIED
-    capture = st[H_CAPTURE]
+    capture = st[HDR, H_CAPTURE]
     if capture == CAPTURE_REMOVE:
         return _precheck_remove(st, work, cell, color)
-    if st[H_TERRAIN] != 0 and st[HEADER + int(st[H_AREA]) + cell] != PLAIN:
+    if st[HDR, H_TERRAIN] != 0 and st[TERR, cell] != PLAIN:
         return NEEDS_TRIAL   # terrain with another capture kind: no shortcut, try it
     if capture == CAPTURE_LOOSE:
         return _precheck_loose(st, work, cell, color)
@@ -581,33 +575,31 @@ def _precheck(st, work, cell, color):
 @jit
 def _terrain_check(st, root, cell):
     """T4 on the group at ``root`` after captures."""
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    if terr[cell] == MOUNTAIN and gflat[root] == 0:
+    if st[TERR, cell] == MOUNTAIN and st[GFLAT, root] == 0:
         return ILLEGAL_MOUNTAIN
-    if terr[cell] == WATER and gdry[root] == 0:
+    if st[TERR, cell] == WATER and st[GDRY, root] == 0:
         return ILLEGAL_WATER
     return LEGAL
 
 
 @jit
 def _apply_remove(st, zob, cell, color, out):
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    w = int(st[H_WIDTH])
+    w = int(st[HDR, H_WIDTH])
     enemy = 3 - color
     _place(st, zob, cell, color)
     captured = 0
     last = 0
     for q in (cell - 1, cell + 1, cell - w, cell + w):
-        if board[q] == enemy and glibs[gid[q]] == 0:
-            captured += _remove_group(st, zob, gid[q], out, E_CAPTURED)
+        if st[BOARD, q] == enemy and st[GLIBS, st[GID, q]] == 0:
+            captured += _remove_group(st, zob, st[GID, q], out, E_CAPTURED)
             last = q
-    root = int(gid[cell])
-    if glibs[root] == 0:
+    root = int(st[GID, cell])
+    if st[GLIBS, root] == 0:
         return ILLEGAL_SUICIDE
-    st[H_KO] = 0
-    if captured == 1 and gsize[root] == 1 and _in_atari(glibs, glsum, glsq, root):
-        st[H_KO] = last        # a lone stone in atari that took one stone: simple ko
-        st[H_KO_COLOR] = enemy
+    st[HDR, H_KO] = 0
+    if captured == 1 and st[GSIZE, root] == 1 and _in_atari(st, root):
+        st[HDR, H_KO] = last        # a lone stone in atari that took one stone: simple ko
+        st[HDR, H_KO_COLOR] = enemy
     return _terrain_check(st, root, cell)
 
 
@@ -616,15 +608,14 @@ def _apply_loose(st, zob, work, cell, color, out):
     """L2: flip every enemy group left without a true liberty, all at once; L3: every group
     near the change must keep a true liberty (groups elsewhere lost nothing: a flip only
     turns false liberties true, since a flipped group had no true liberty)."""
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    w = int(st[H_WIDTH])
-    a = int(st[H_AREA])
+    w = int(st[HDR, H_WIDTH])
+    a = int(st[HDR, H_AREA])
     enemy = 3 - color
     _place(st, zob, cell, color)
     n = _near_groups(st, work, cell, w)
     for i in range(n):
         r = work[W_SMALL + i]
-        if board[r] == enemy and gtrue[r] == 0:
+        if st[BOARD, r] == enemy and st[GTRUE, r] == 0:
             _recolor(st, zob, r, color, out)
     nflip = int(out[E_FLIPPED])
     if nflip > 0:
@@ -634,24 +625,24 @@ def _apply_loose(st, zob, work, cell, color, out):
         for i in range(nflip):
             s = out[E_HEADER + E_FLIPPED * a + i]
             for e in (s - 1, s + 1, s - w, s + w):
-                if board[e] == EMPTY and mark[e] == 0:
+                if st[BOARD, e] == EMPTY and mark[e] == 0:
                     mark[e] = 1
                     touched[nt] = e
                     nt += 1
         for i in range(nt):   # each was false (next to a group without a true liberty)
             e = touched[i]
             mark[e] = 0
-            if _is_true(board, e, w):
+            if _is_true(st, e, w):
                 for q in (e - 1, e + 1, e - w, e + w):
-                    if board[q] == BLACK or board[q] == WHITE:
-                        gtrue[gid[q]] += 1
+                    if st[BOARD, q] == BLACK or st[BOARD, q] == WHITE:
+                        st[GTRUE, st[GID, q]] += 1
         _merge_flipped(st, out, color)
     n = _near_groups(st, work, cell, w)
     for i in range(n):
-        if gtrue[work[W_SMALL + i]] <= 0:
+        if st[GTRUE, work[W_SMALL + i]] <= 0:
             return ILLEGAL_NO_TRUE_LIBERTY
     for i in range(nflip):
-        if gtrue[gid[out[E_HEADER + E_FLIPPED * a + i]]] <= 0:
+        if st[GTRUE, st[GID, out[E_HEADER + E_FLIPPED * a + i]]] <= 0:
             return ILLEGAL_NO_TRUE_LIBERTY
     return LEGAL
 
@@ -660,19 +651,17 @@ def _apply_loose(st, zob, work, cell, color, out):
 def _near_groups(st, work, cell, w):
     """Roots of the groups with a stone at, next to, or two steps (through an empty point)
     from ``cell``, into work[0:n]; returns n."""
-    board = st[HEADER:HEADER + int(st[H_AREA])]
-    gid = st[HEADER + 3 * int(st[H_AREA]):HEADER + 4 * int(st[H_AREA])]
     n = 0
-    if board[cell] == BLACK or board[cell] == WHITE:
-        n = _add_unique(work, n, gid[cell])
+    if st[BOARD, cell] == BLACK or st[BOARD, cell] == WHITE:
+        n = _add_unique(work, n, st[GID, cell])
     for q in (cell - 1, cell + 1, cell - w, cell + w):
-        v = board[q]
+        v = st[BOARD, q]
         if v == BLACK or v == WHITE:
-            n = _add_unique(work, n, gid[q])
+            n = _add_unique(work, n, st[GID, q])
         elif v == EMPTY:
             for r in (q - 1, q + 1, q - w, q + w):
-                if board[r] == BLACK or board[r] == WHITE:
-                    n = _add_unique(work, n, gid[r])
+                if st[BOARD, r] == BLACK or st[BOARD, r] == WHITE:
+                    n = _add_unique(work, n, st[GID, r])
     return n
 
 
@@ -688,9 +677,8 @@ def _reading_index(cell, w, size):
 def _connected_without(st, work, root, cell, size_left):
     """Whether the group at ``root`` minus the cells marked 2 in MARK is still connected
     (a search from ``cell``, which is never removed, reaches ``size_left`` stones)."""
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    w = int(st[H_WIDTH])
-    a = int(st[H_AREA])
+    w = int(st[HDR, H_WIDTH])
+    a = int(st[HDR, H_AREA])
     mark = work[W_MARK:W_MARK + a]
     stack = work[W_MARK + 2 * a:W_MARK + 3 * a]
     seen = work[W_MARK + 3 * a:W_MARK + 4 * a]
@@ -704,7 +692,7 @@ def _connected_without(st, work, root, cell, size_left):
         seen[count] = s
         count += 1
         for q in (s - 1, s + 1, s - w, s + w):
-            if mark[q] == 0 and gid[q] == root and (board[q] == BLACK or board[q] == WHITE):
+            if mark[q] == 0 and st[GID, q] == root and (st[BOARD, q] == BLACK or st[BOARD, q] == WHITE):
                 mark[q] = 1
                 stack[top] = q
                 top += 1
@@ -717,10 +705,9 @@ def _connected_without(st, work, root, cell, size_left):
 def _apply_flip_remove(st, zob, work, cell, color, out):
     """G1-G3: flip the enemy groups left without liberties into the new group, then remove
     the G2 choice of one stone per flipped group, keeping the new group in one piece."""
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    w = int(st[H_WIDTH])
-    a = int(st[H_AREA])
-    size = int(st[H_SIZE])
+    w = int(st[HDR, H_WIDTH])
+    a = int(st[HDR, H_AREA])
+    size = int(st[HDR, H_SIZE])
     enemy = 3 - color
     _place(st, zob, cell, color)
     # the flipped groups, ordered by their first stone in reading order (G2 c)
@@ -728,8 +715,8 @@ def _apply_flip_remove(st, zob, work, cell, color, out):
     firsts = np.zeros(4, np.int64)
     roots = np.zeros(4, np.int64)
     for q in (cell - 1, cell + 1, cell - w, cell + w):
-        if board[q] == enemy and glibs[gid[q]] == 0:
-            r = int(gid[q])
+        if st[BOARD, q] == enemy and st[GLIBS, st[GID, q]] == 0:
+            r = int(st[GID, q])
             dup = False
             for i in range(ng):
                 if roots[i] == r:
@@ -740,7 +727,7 @@ def _apply_flip_remove(st, zob, work, cell, color, out):
             s = r
             while True:
                 first = min(first, _reading_index(s, w, size))
-                s = nxt[s]
+                s = st[NXT, s]
                 if s == r:
                     break
             j = ng
@@ -752,18 +739,18 @@ def _apply_flip_remove(st, zob, work, cell, color, out):
             roots[j] = r
             ng += 1
     if ng == 0:
-        root = int(gid[cell])
-        if glibs[root] == 0:
+        root = int(st[GID, cell])
+        if st[GLIBS, root] == 0:
             return ILLEGAL_SUICIDE
         return _terrain_check(st, root, cell)
     starts = np.zeros(5, np.int64)   # candidates of group i: cand[starts[i]:starts[i+1]]
     sizes = np.zeros(4, np.int64)
     for i in range(ng):
-        sizes[i] = gsize[roots[i]]
+        sizes[i] = st[GSIZE, roots[i]]
         _recolor(st, zob, roots[i], color, out)   # writes each group's stones in one run
     _merge_flipped(st, out, color)
-    root = int(gid[cell])
-    group_size = int(gsize[root])
+    root = int(st[GID, cell])
+    group_size = int(st[GSIZE, root])
     nflip = int(out[E_FLIPPED])
     cand = np.zeros(nflip + 1, np.int64)
     nbrs = np.zeros(nflip + 1, np.int64)
@@ -795,7 +782,7 @@ def _apply_flip_remove(st, zob, work, cell, color, out):
         s = cand[k]
         c = 0
         for q in (s - 1, s + 1, s - w, s + w):
-            if gid[q] == root and board[q] == color:
+            if st[GID, q] == root and st[BOARD, q] == color:
                 c += 1
         nbrs[k] = c
     # G2: enumerate picks (one candidate or none per group) in reading order of the choices,
@@ -840,19 +827,19 @@ def _apply_flip_remove(st, zob, work, cell, color, out):
         k = starts[i] + best[i]
         if k < starts[i + 1]:
             s = cand[k]
-            board[s] = EMPTY
-            _empty_add(st, empties, epos, s)
+            st[BOARD, s] = EMPTY
+            _empty_add(st, s)
             _toggle_stone(st, zob, s, color)
             _count(st, color, -1)
             out[E_HEADER + E_REMOVED * a + out[E_REMOVED]] = s
             out[E_REMOVED] += 1
             for q in (s - 1, s + 1, s - w, s + w):
-                if board[q] == enemy:
-                    _lib_pair(glibs, glsum, glsq, gflat, terr, gid[q], s, 1)
+                if st[BOARD, q] == enemy:
+                    _lib_pair(st, st[GID, q], s, 1)
     if out[E_REMOVED] > 0:
         _rebuild_group(st, work, cell)
-    root = int(gid[cell])
-    if glibs[root] == 0:
+    root = int(st[GID, cell])
+    if st[GLIBS, root] == 0:
         return ILLEGAL_SUICIDE
     return _terrain_check(st, root, cell)
 
@@ -861,52 +848,50 @@ def _apply_flip_remove(st, zob, work, cell, color, out):
 def _rebuild_group(st, work, cell):
     """Recount the group through ``cell`` from scratch after stones left it (its list still
     holds the removed cells, now empty, which are dropped here); ``cell`` becomes its root."""
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    w = int(st[H_WIDTH])
-    a = int(st[H_AREA])
+    w = int(st[HDR, H_WIDTH])
+    a = int(st[HDR, H_AREA])
     stones = work[W_MARK + a:W_MARK + 2 * a]
-    color = board[cell]
-    old = int(gid[cell])
+    color = st[BOARD, cell]
+    old = int(st[GID, cell])
     n = 0
     s = old
     while True:
-        if board[s] == color:
+        if st[BOARD, s] == color:
             stones[n] = s
             n += 1
-        s = nxt[s]
+        s = st[NXT, s]
         if s == old:
             break
-    glibs[cell] = 0
-    glsum[cell] = 0
-    glsq[cell] = 0
-    gflat[cell] = 0
-    gtrue[cell] = 0
-    gdry[cell] = 0
-    gsize[cell] = n
+    st[GLIBS, cell] = 0
+    st[GLSUM, cell] = 0
+    st[GLSQ, cell] = 0
+    st[GFLAT, cell] = 0
+    st[GTRUE, cell] = 0
+    st[GDRY, cell] = 0
+    st[GSIZE, cell] = n
     for i in range(n):
         s = stones[i]
-        nxt[s] = stones[(i + 1) % n]
-        gid[s] = cell
-        if terr[s] != WATER:
-            gdry[cell] += 1
+        st[NXT, s] = stones[(i + 1) % n]
+        st[GID, s] = cell
+        if st[TERR, s] != WATER:
+            st[GDRY, cell] += 1
         for q in (s - 1, s + 1, s - w, s + w):
-            if board[q] == EMPTY:
-                _lib_pair(glibs, glsum, glsq, gflat, terr, cell, q, 1)
+            if st[BOARD, q] == EMPTY:
+                _lib_pair(st, cell, q, 1)
 
 
 @jit
 def _apply_meals(st, zob, cell, color, out):
     """D2/D3: the placement stays; report the persons that became meals (they had the
     placed cell as a liberty, so none was a meal before)."""
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    w = int(st[H_WIDTH])
-    a = int(st[H_AREA])
+    w = int(st[HDR, H_WIDTH])
+    a = int(st[HDR, H_AREA])
     root = _place(st, zob, cell, color)
     c0 = np.int64(cell)   # the tuple below must hold one integer type
     for q in (c0, c0 - 1, c0 + 1, c0 - w, c0 + w):
-        v = board[q]
-        if (v == BLACK or v == WHITE) and glibs[gid[q]] == 0:
-            r = int(gid[q])
+        v = st[BOARD, q]
+        if (v == BLACK or v == WHITE) and st[GLIBS, st[GID, q]] == 0:
+            r = int(st[GID, q])
             seen = False
             for i in range(int(out[E_MEALS])):
                 if out[E_HEADER + E_MEALS * a + i] == r:
@@ -917,10 +902,10 @@ def _apply_meals(st, zob, cell, color, out):
             while True:
                 out[E_HEADER + E_MEALS * a + out[E_MEALS]] = s
                 out[E_MEALS] += 1
-                s = nxt[s]
+                s = st[NXT, s]
                 if s == r:
                     break
-    return _terrain_check(st, int(gid[cell]), cell)
+    return _terrain_check(st, int(st[GID, cell]), cell)
 
 
 @jit
@@ -929,7 +914,7 @@ def _apply(st, zob, work, cell, color, out):
     reason; after a non-LEGAL result the state is garbage and must be restored."""
     for i in range(E_HEADER):
         out[i] = 0
-    capture = st[H_CAPTURE]
+    capture = st[HDR, H_CAPTURE]
     if capture == CAPTURE_REMOVE:
         return _apply_remove(st, zob, cell, color, out)
     if capture == CAPTURE_LOOSE:
@@ -969,31 +954,29 @@ def check(st, zob, work, spare, cell, color, out):
 @jit
 def put_fort(st, cell, color):
     """A fort on the empty ``cell`` (T3: never a liberty, never a stone)."""
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    w = int(st[H_WIDTH])
-    board[cell] = FORT
-    fort[cell] = color
-    _empty_remove(st, empties, epos, cell)
+    w = int(st[HDR, H_WIDTH])
+    st[BOARD, cell] = FORT
+    st[FORT_OWNER, cell] = color
+    _empty_remove(st, cell)
     for q in (cell - 1, cell + 1, cell - w, cell + w):
-        if board[q] == BLACK or board[q] == WHITE:
-            _lib_pair(glibs, glsum, glsq, gflat, terr, gid[q], cell, -1)
+        if st[BOARD, q] == BLACK or st[BOARD, q] == WHITE:
+            _lib_pair(st, st[GID, q], cell, -1)
 
 
 @jit
 def is_own_eye(st, cell, color):
     """A single-point eye of ``color``: every neighbour is a friend (or the edge or a fort,
     which no stone can use), and the enemy holds at most one diagonal, none at the edge."""
-    board = st[HEADER:HEADER + int(st[H_AREA])]
-    w = int(st[H_WIDTH])
+    w = int(st[HDR, H_WIDTH])
     for q in (cell - 1, cell + 1, cell - w, cell + w):
-        v = board[q]
+        v = st[BOARD, q]
         if v != color and v != WALL and v != FORT:
             return False
     enemy = 3 - color
     bad = 0
     edge = 0
     for q in (cell - w - 1, cell - w + 1, cell + w - 1, cell + w + 1):
-        v = board[q]
+        v = st[BOARD, q]
         if v == enemy:
             bad += 1
         elif v == WALL or v == FORT:
@@ -1004,13 +987,13 @@ def is_own_eye(st, cell, color):
 @jit
 def legal_cells(st, zob, work, spare, out, color, skip_own_eyes, cells):
     """The legal cells for ``color`` in reading order into ``cells``; returns how many."""
-    size = int(st[H_SIZE])
+    size = int(st[HDR, H_SIZE])
     w = size + 2
     n = 0
     for row in range(size - 1, -1, -1):
         for col in range(size):
             cell = (row + 1) * w + col + 1
-            if skip_own_eyes and st[HEADER + cell] == EMPTY and is_own_eye(st, cell, color):
+            if skip_own_eyes and st[BOARD, cell] == EMPTY and is_own_eye(st, cell, color):
                 continue
             if check(st, zob, work, spare, cell, color, out) == LEGAL:
                 cells[n] = cell
@@ -1023,21 +1006,20 @@ def legal_cells(st, zob, work, spare, out, color, skip_own_eyes, cells):
 def owner_cells(st, work, scoring, owner):
     """Who each cell counts for (0 nobody): stones (not meals under SCORE_STONES_NOT_MEALS),
     and under SCORE_AREA the regions of empty points and forts touching one colour (T6)."""
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    w = int(st[H_WIDTH])
-    a = int(st[H_AREA])
+    w = int(st[HDR, H_WIDTH])
+    a = int(st[HDR, H_AREA])
     for cell in range(a):
-        v = board[cell]
+        v = st[BOARD, cell]
         owner[cell] = 0
         if v == BLACK or v == WHITE:
-            if scoring != SCORE_STONES_NOT_MEALS or glibs[gid[cell]] > 0:
+            if scoring != SCORE_STONES_NOT_MEALS or st[GLIBS, st[GID, cell]] > 0:
                 owner[cell] = v
     if scoring != SCORE_AREA:
         return
     mark = work[W_MARK:W_MARK + a]
     region = work[W_MARK + a:W_MARK + 2 * a]
     for start in range(a):
-        v = board[start]
+        v = st[BOARD, start]
         if (v != EMPTY and v != FORT) or mark[start] != 0:
             continue
         mark[start] = 1
@@ -1049,7 +1031,7 @@ def owner_cells(st, work, scoring, owner):
             s = region[i]
             i += 1
             for q in (s - 1, s + 1, s - w, s + w):
-                u = board[q]
+                u = st[BOARD, q]
                 if u == EMPTY or u == FORT:
                     if mark[q] == 0:
                         mark[q] = 1
@@ -1067,8 +1049,7 @@ def owner_cells(st, work, scoring, owner):
 @jit
 def score_halves(st, work, scoring, fort_value, owner):
     """(black, white) in half points without komi (Go3, L4, D4, T5-T7); fills ``owner``."""
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
-    a = int(st[H_AREA])
+    a = int(st[HDR, H_AREA])
     owner_cells(st, work, scoring, owner)
     black = 0
     white = 0
@@ -1078,11 +1059,11 @@ def score_halves(st, work, scoring, fort_value, owner):
             continue
         if scoring != SCORE_AREA:
             value = 2
-        elif board[cell] == FORT:
-            value = 2 * fort_value if fort[cell] == 3 - o else 0
-        elif terr[cell] == PLAIN:
+        elif st[BOARD, cell] == FORT:
+            value = 2 * fort_value if st[FORT_OWNER, cell] == 3 - o else 0
+        elif st[TERR, cell] == PLAIN:
             value = 2
-        elif terr[cell] == WATER:
+        elif st[TERR, cell] == WATER:
             value = 3
         else:
             value = 0
@@ -1116,17 +1097,16 @@ def playout(st, zob, work, spare, out, owner, color, skip_own_eyes, max_moves, r
     Returns (black halves, white halves, placements, reason) with reason 0 two passes, 1
     annihilation, 2 the move cap. ``rng`` is a one-cell int64 array (nonzero seed).
     """
-    board, terr, fort, gid, nxt, gsize, glibs, glsum, glsq, gflat, gdry, gtrue, empties, epos = _views(st)
     passes = 0
     moves = 0
     reason = 2
     while moves < max_moves:
-        k = int(st[H_NEMPTY])
+        k = int(st[HDR, H_NEMPTY])
         played = False
         while k > 0:
             i = _next_random(rng) % k
-            cell = np.int64(empties[i])   # one integer type for every call of play
-            ok = not (cell == st[H_KO] and color == st[H_KO_COLOR])
+            cell = np.int64(st[EMPTIES, i])   # one integer type for every call of play
+            ok = not (cell == st[HDR, H_KO] and color == st[HDR, H_KO_COLOR])
             if ok and skip_own_eyes:
                 ok = not is_own_eye(st, cell, color)
             if ok and play(st, zob, work, spare, cell, color, out) == LEGAL:
@@ -1134,15 +1114,15 @@ def playout(st, zob, work, spare, out, owner, color, skip_own_eyes, max_moves, r
                 break
             # move the refused cell out of the window (the list order is free)
             k -= 1
-            other = empties[k]
-            empties[i] = other
-            epos[other] = i
-            empties[k] = cell
-            epos[cell] = k
+            other = st[EMPTIES, k]
+            st[EMPTIES, i] = other
+            st[EPOS, other] = i
+            st[EMPTIES, k] = cell
+            st[EPOS, cell] = k
         if played:
             moves += 1
             passes = 0
-            if out[E_FLIPPED] > 0 and st[H_BLACKS + 2 - color] == 0 and st[H_CAPTURE] == CAPTURE_FLIP_REMOVE:
+            if out[E_FLIPPED] > 0 and st[HDR, H_BLACKS + 2 - color] == 0 and st[HDR, H_CAPTURE] == CAPTURE_FLIP_REMOVE:
                 reason = 1
                 break
         else:
@@ -1162,7 +1142,7 @@ def playout_batch(st, zob, work, spare, game, out, owner, color, skip_own_eyes, 
     Black's wins, a tie counting as half a win (in half-wins, so 2 per win); ``komi_halves``
     goes to White. ``ownership`` (2 * area) accumulates per cell how often Black / White
     owned it at the end."""
-    a = int(st[H_AREA])
+    a = int(st[HDR, H_AREA])
     wins = 0
     for _ in range(count):
         game[:] = st
@@ -1198,7 +1178,7 @@ def warm_all():
         kinds = np.zeros(size * size, np.int32)
         kinds[0] = MOUNTAIN
         kinds[1] = WATER
-        st = np.zeros(state_length(size), np.int32)
+        st = np.zeros(state_shape(size), np.int32)
         init_state(st, int(size), kinds)
         set_capture(st, int(capture))
         put_fort(st, int(3 * w + 3), int(WHITE))

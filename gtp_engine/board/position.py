@@ -47,7 +47,7 @@ class _Scratch(threading.local):
         if found is None:
             area = (size + 2) * (size + 2)
             found = (np.zeros(_K.work_length(size), np.int32),
-                     np.zeros(_K.state_length(size), np.int32),
+                     np.zeros(_K.state_shape(size), np.int32),
                      np.zeros(_K.effects_length(size), np.int32),
                      np.zeros(area, np.int32),
                      np.zeros(size * size, np.int32))
@@ -85,7 +85,7 @@ class Position:
                 raise TerrainError(f"terrain must be {size * size} kinds from 0 to 2")
         self.size = size
         self.capture = int(capture)
-        self._st = np.zeros(_K.state_length(size), np.int32)
+        self._st = np.zeros(_K.state_shape(size), np.int32)
         k = _backend.active
         k.init_state(self._st, int(size), kinds)
         k.set_capture(self._st, int(capture))
@@ -103,7 +103,7 @@ class Position:
 
     def _section(self, index: int) -> np.ndarray:
         area = (self.size + 2) * (self.size + 2)
-        return self._st[_K.HEADER + index * area:_K.HEADER + (index + 1) * area]
+        return self._st[index, :area]
 
     def _points(self, cells) -> Tuple[Point, ...]:
         return tuple(reading_order(self._point(c) for c in cells))
@@ -121,8 +121,9 @@ class Position:
         """Same size, rules switch, terrain, forts and stones."""
         if not isinstance(other, Position) or other.size != self.size:
             return False
-        return (self.capture == other.capture and self.rows() == other.rows()
-                and all(np.array_equal(self._section(i), other._section(i)) for i in (0, 1, 2)))
+        return self.capture == other.capture and all(
+            np.array_equal(self._section(i), other._section(i))
+            for i in (_K.BOARD, _K.TERR, _K.FORT_OWNER))
 
     __hash__ = None
 
@@ -130,23 +131,23 @@ class Position:
         return f"<Position {self.size}x{self.size} {'/'.join(self.rows())}>"
 
     def stone_at(self, point: Point) -> int:
-        value = int(self._section(0)[self._cell(point)])
+        value = int(self._section(_K.BOARD)[self._cell(point)])
         return value if value in (Color.BLACK, Color.WHITE) else 0
 
     def terrain_at(self, point: Point) -> int:
-        return int(self._section(1)[self._cell(point)])
+        return int(self._section(_K.TERR)[self._cell(point)])
 
     def fort_at(self, point: Point) -> int:
-        return int(self._section(2)[self._cell(point)])
+        return int(self._section(_K.FORT_OWNER)[self._cell(point)])
 
     def stone_count(self, color: int) -> int:
-        return int(self._st[_K.H_BLACKS + int(color) - 1])
+        return int(self._st[_K.HDR, _K.H_BLACKS + int(color) - 1])
 
     @property
     def zobrist(self) -> int:
         """64-bit hash of the stones (not the forts or terrain), from fixed keys."""
-        lo = int(self._st[_K.H_HASH_LO]) & 0xFFFFFFFF
-        hi = int(self._st[_K.H_HASH_HI]) & 0xFFFFFFFF
+        lo = int(self._st[_K.HDR, _K.H_HASH_LO]) & 0xFFFFFFFF
+        hi = int(self._st[_K.HDR, _K.H_HASH_HI]) & 0xFFFFFFFF
         return (hi << 32) | lo
 
     def rows(self) -> List[str]:
@@ -160,12 +161,12 @@ class Position:
         """A fort of ``color`` on an empty plain point (T2, T3)."""
         cell = self._cell(point)
         text = format_vertex(point)
-        board = self._section(0)
+        board = self._section(_K.BOARD)
         if board[cell] == _K.FORT:
             raise IllegalMoveError(Illegal.FORT, text)
         if board[cell] != _K.EMPTY:
             raise IllegalMoveError(Illegal.OCCUPIED, text)
-        if self._section(1)[cell] != PLAIN:
+        if self._section(_K.TERR)[cell] != PLAIN:
             raise TerrainError(f"a fort needs a plain point, not {text}")
         _backend.active.put_fort(self._st, int(cell), int(Color(color)))
 
@@ -212,7 +213,7 @@ class Position:
         """An empty point whose neighbours are all ``color`` (or edge or fort), with at most
         one enemy diagonal, none on the edge: the eye random play never fills."""
         cell = self._cell(point)
-        if self._section(0)[cell] != _K.EMPTY:
+        if self._section(_K.BOARD)[cell] != _K.EMPTY:
             return False
         return bool(_backend.active.is_own_eye(self._st, int(cell), int(Color(color))))
 
@@ -273,12 +274,12 @@ class Position:
         return int(black), int(white)
 
     def _stone_cells(self):
-        board = self._section(0)
+        board = self._section(_K.BOARD)
         return np.nonzero((board == Color.BLACK) | (board == Color.WHITE))[0]
 
     def _meal_mask(self) -> np.ndarray:
         """Per cell: a stone whose person has no liberty."""
-        board, gid, glibs = self._section(0), self._section(3), self._section(6)
+        board, gid, glibs = self._section(_K.BOARD), self._section(_K.GID), self._section(_K.GLIBS)
         stones = (board == Color.BLACK) | (board == Color.WHITE)
         return stones & (glibs[gid] == 0)
 
@@ -289,7 +290,7 @@ class Position:
     def gluttons(self) -> List[Point]:
         """Stones in persons adjacent to a meal (D1), in reading order."""
         meal = self._meal_mask()
-        board, gid = self._section(0), self._section(3)
+        board, gid = self._section(_K.BOARD), self._section(_K.GID)
         w = self.size + 2
         hungry = set()
         for cell in np.nonzero(meal)[0]:
@@ -301,7 +302,7 @@ class Position:
 
     def false_liberties(self) -> List[Point]:
         """Empty points touching both colours and no empty point (L1), in reading order."""
-        board = self._section(0)
+        board = self._section(_K.BOARD)
         w = self.size + 2
         found = []
         for cell in np.nonzero(board == _K.EMPTY)[0]:
