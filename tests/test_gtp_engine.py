@@ -380,3 +380,18 @@ def test_start_up_commands_need_no_game():
     assert gtp(engine, "known_command genmove") == "true"
     assert "genmove" in gtp(engine, "list_commands").split("\n")
     assert engine._game is None
+
+
+def test_terrain_load_reads_back_what_terrain_show_writes():
+    engine = make_engine("terrain", 9, seed=2)
+    for color in "wbwb":
+        gtp(engine, f"genfort {color}")
+    shown, forts = gtp(engine, "terrain_show"), gtp(engine, "forts")
+    other = make_engine("terrain", 7)
+    gtp(other, f"terrain_load {shown}")
+    assert gtp(other, "terrain_show") == shown and other.game.size == 9
+    assert sorted(gtp(other, "forts").split()) == sorted(forts.split())
+    before = gtp(other, "terrain_show")
+    assert "alternately" in refused(other, "terrain_load bb.../...../...../...../.....")
+    assert "already placed" in refused(other, "terrain_load wbwbw/...../...../...../.....")
+    assert gtp(other, "terrain_show") == before
