@@ -130,10 +130,49 @@ async function main() {
   } finally {
     await controller.stop()
   }
-  console.log('ok')
 }
 
-main().catch(err => {
-  console.error(err)
-  process.exit(1)
-})
+// Terrain Go through Sabaki: forts from the command line survive boardsize and clear_board
+// (RULES T8), genmove plays on our board, and a rewind to the empty board keeps map and forts.
+async function terrain() {
+  const controller = new Controller(
+    python, ['-m', 'gtp_engine', '--variant', 'terrain', '--size', '9', '--forts', 'auto', '--seed', '3'],
+    {cwd: repoDir}
+  )
+  const tracker = new ControllerStateTracker(controller)
+  controller.start()
+  const send = async (name, ...args) => {
+    const response = await controller.sendCommand({name, args})
+    assert.ok(!response.error, `${name} ${args.join(' ')} failed: ${response.content}`)
+    return response.content
+  }
+  try {
+    await controller.sendCommand({name: 'list_commands'})
+    const forts = await send('forts')
+    const map = await send('terrain_show')
+    assert.strictEqual(forts.split(' ').length, 8, 'two forts each on 9x9')
+    await tracker.sync({komi: 7.5, boardsize: [9, 9], history: []})
+    assert.strictEqual(await send('forts'), forts)
+    const first = await tracker.queueCommand({name: 'genmove', args: ['B']})
+    const second = await tracker.queueCommand({name: 'genmove', args: ['W']})
+    assert.ok(!first.error && !second.error, first.content + second.content)
+    const stones = (await send('gogui-rules_board')).split(/\s+/).filter(x => x === 'X' || x === 'O')
+    assert.strictEqual(stones.length, 2)
+    await tracker.sync({komi: 7.5, boardsize: [9, 9], history: [{name: 'play', args: ['B', first.content]}]})
+    assert.strictEqual(await send('gogui-rules_side_to_move'), 'white')
+    await tracker.sync({komi: 7.5, boardsize: [9, 9], history: [{name: 'play', args: ['W', second.content]}]})
+    assert.strictEqual(await send('forts'), forts, 'clear_board keeps the forts')
+    assert.strictEqual(await send('terrain_show'), map, 'and the map')
+    assert.strictEqual(await send('gogui-rules_side_to_move'), 'black')
+  } finally {
+    await controller.stop()
+  }
+}
+
+main()
+  .then(terrain)
+  .then(() => console.log('ok'))
+  .catch(err => {
+    console.error(err)
+    process.exit(1)
+  })
