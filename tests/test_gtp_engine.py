@@ -395,3 +395,14 @@ def test_terrain_load_reads_back_what_terrain_show_writes():
     assert "alternately" in refused(other, "terrain_load bb.../...../...../...../.....")
     assert "already placed" in refused(other, "terrain_load wbwbw/...../...../...../.....")
     assert gtp(other, "terrain_show") == before
+
+
+def test_a_game_that_could_not_be_built_ends_the_session():
+    import io
+    from concurrent.futures import Future
+    from gtp_engine.gtp import serve
+    broken = Future()
+    broken.set_exception(RuntimeError("Disk on fire"))
+    out = io.BytesIO()
+    serve(GtpEngine(broken), io.BytesIO(b"1 name\n2 play b D4\n3 name\n"), out)
+    assert out.getvalue() == b"=1 vargo\n\n?2 the game could not be built: disk on fire\n\n"

@@ -102,9 +102,13 @@ class GtpEngine:
     # ----------------------------------------------------------------- the game
     @property
     def game(self):
-        """The game; waits for a game still being built in the background."""
+        """The game; waits for a game still being built in the background. If building it
+        failed, no command that needs it can work: GtpFatalError ends the session."""
         if self._game is None:
-            self._game = self._game_source.result()
+            try:
+                self._game = self._game_source.result()
+            except Exception as err:
+                raise GtpFatalError(f"the game could not be built: {err}".lower()) from err
         return self._game
 
     @game.setter
