@@ -1,6 +1,7 @@
 """The engine driven from Node by ``@sabaki/gtp``, the controller Sabaki uses
 (``tests/node/sabaki_gtp_test.js``: start-up commands, a user commands string, state-tracker
-syncs with clear_board/play/undo, genmove, rewind and resync, the board read back).
+syncs with clear_board/play/undo, genmove, rewind and resync, the board read back; and a
+Terrain Go session whose forts and map survive the syncs).
 
 Skipped only when node or ``tests/node/node_modules`` is missing (``npm install --prefix
 tests/node`` installs it; CI does).
