@@ -293,6 +293,7 @@ def game_record(config: MatchConfig, spec: GameSpec, outcome: GameOutcome, sgf_n
         "forts": list(outcome.forts),
         "seconds": {label: round(sum(outcome.move_seconds[label]), 3) for label in LABELS},
         "genmoves": {label: len(outcome.move_seconds[label]) for label in LABELS},
+        "cpu_seconds": outcome.cpu_seconds,
         "engine_scores": outcome.engine_scores,
         "sgf": sgf_name,
         "duration": round(time.time() - started, 3),
@@ -472,7 +473,8 @@ def build_parser() -> argparse.ArgumentParser:
     clock.add_argument("--move-timeout", type=float, default=120.0, metavar="SECONDS",
                        help="longest genmove without a time control; 0 waits for ever (default 120)")
     clock.add_argument("--command-timeout", type=float, default=DEFAULT_COMMAND_TIMEOUT, metavar="SECONDS",
-                       help=f"longest answer to any other command (default {DEFAULT_COMMAND_TIMEOUT:g})")
+                       help=f"longest answer to any other command; 0 waits for ever "
+                            f"(default {DEFAULT_COMMAND_TIMEOUT:g})")
     parser.add_argument("--max-moves", type=int, metavar="N",
                         help="stop a game after N turns and score it as it stands (default 4*size*size)")
     parser.add_argument("--fair-komi", type=float, metavar="SECONDS",
@@ -519,7 +521,7 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
     settings = GameSettings(
         variant=rules.name, size=args.size, komi=float(komi), time_control=control,
         move_timeout=args.move_timeout or None, time_margin=args.time_margin,
-        command_timeout=args.command_timeout, max_moves=max_moves, fair_komi=args.fair_komi,
+        command_timeout=args.command_timeout or None, max_moves=max_moves, fair_komi=args.fair_komi,
         engine_scores=not args.no_engine_scores, cleanup=not args.no_cleanup)
     return MatchConfig((args.engine_a, args.engine_b), settings, args.games, args.out, args.jobs, args.seed)
 

@@ -63,6 +63,8 @@ def summarize(records: Iterable[dict]) -> dict:
     low, high = wilson_interval(score_a, n)
     seconds = {label: sum(r["seconds"][label] for r in records) for label in ("A", "B")}
     genmoves = {label: sum(r["genmoves"][label] for r in records) for label in ("A", "B")}
+    cpu = {label: [(r["cpu_seconds"][label], r["genmoves"][label]) for r in records
+                   if (r.get("cpu_seconds") or {}).get(label) is not None] for label in ("A", "B")}
     black_wins = sum(1 for r in records if r["winner"] is not None and r["winner"] == r["black"])
     return {
         "games": n,
@@ -77,9 +79,15 @@ def summarize(records: Iterable[dict]) -> dict:
         "average_moves": round(sum(r["moves"] for r in records) / n, 1) if n else None,
         "seconds_per_move": {label: round(seconds[label] / genmoves[label], 3) if genmoves[label] else None
                              for label in ("A", "B")},
+        "cpu_seconds_per_move": {label: _per_move(cpu[label]) for label in ("A", "B")},
         "reasons": dict(Counter(r["reason"] for r in records).most_common()),
         "engine_score_disagreements": _score_disagreements(records),
     }
+
+
+def _per_move(pairs: List[Tuple[float, int]]) -> Optional[float]:
+    moves = sum(m for _, m in pairs)
+    return round(sum(s for s, _ in pairs) / moves, 3) if moves else None
 
 
 def _score_disagreements(records: List[dict]) -> Dict[str, int]:
@@ -120,6 +128,11 @@ def format_summary(summary: dict, names: Dict[str, str]) -> str:
     lines.append(f"average length {summary['average_moves']} moves; seconds per move: "
                  + ", ".join(f"{label} {per_move[label]:.3f}" if per_move[label] is not None else f"{label} -"
                              for label in ("A", "B")))
+    cpu = summary["cpu_seconds_per_move"]
+    if any(v is not None for v in cpu.values()):
+        lines.append("cpu seconds per move (engines' cputime): "
+                     + ", ".join(f"{label} {cpu[label]:.3f}" if cpu[label] is not None else f"{label} -"
+                                 for label in ("A", "B")))
     lines.append("ended by: " + ", ".join(f"{reason} {count}" for reason, count in summary["reasons"].items()))
     disagreements = summary["engine_score_disagreements"]
     if any(disagreements.values()):

@@ -123,12 +123,15 @@ class Clock:
 # --------------------------------------------------------------------------- settings
 @dataclass(frozen=True)
 class GameSettings:
-    """What every game of a match shares. ``move_timeout`` bounds ``genmove`` when there is no
-    clock (None: wait for ever); ``time_margin`` is added to the clock before a hang is declared;
-    ``max_moves`` caps a game's turns (passes included); ``fair_komi`` is the seconds each engine
-    may spend on ``fair_komi`` (None: keep the komi); ``engine_scores`` asks the engines for
-    their ``final_score`` (recorded for comparison); ``cleanup`` allows one clean-up phase when
-    they dispute the referee's result (which needs ``engine_scores``)."""
+    """What every game of a match shares.
+
+    ``move_timeout`` bounds ``genmove`` when there is no clock and ``command_timeout`` every
+    other command (None: wait for ever); ``time_margin`` is added to the clock before a hang is
+    declared; ``max_moves`` caps a game's turns (passes included); ``fair_komi`` is the seconds
+    each engine may spend on ``fair_komi`` (None: keep the komi); ``engine_scores`` asks the
+    engines for their ``final_score`` (recorded for comparison); ``cleanup`` allows one clean-up
+    phase when they dispute the referee's result (which needs ``engine_scores``).
+    """
 
     variant: str
     size: int
@@ -136,7 +139,7 @@ class GameSettings:
     time_control: Optional[TimeControl] = None
     move_timeout: Optional[float] = 120.0
     time_margin: float = 2.0
-    command_timeout: float = DEFAULT_COMMAND_TIMEOUT
+    command_timeout: Optional[float] = DEFAULT_COMMAND_TIMEOUT
     max_moves: int = 0
     fair_komi: Optional[float] = None
     engine_scores: bool = True
@@ -160,7 +163,8 @@ class GameSpec:
 class GameOutcome:
     """How a game went. ``winner`` is a label or None (draw); ``reason`` a key of the tally;
     ``detail`` says it in words (it goes into the SGF); ``score`` is the referee's (black,
-    white) count, komi included, when the game was scored; ``faulty`` lists the labels whose engine
+    white) count, komi included, when the game was scored; ``cpu_seconds`` each engine's CPU
+    time in the game by its own ``cputime`` (None when it has none); ``faulty`` lists the labels whose engine
     must be restarted before the next game (those no longer running)."""
 
     game: Optional[Game]
@@ -173,6 +177,7 @@ class GameOutcome:
     faulty: Tuple[str, ...] = ()
     komi: Optional[float] = None
     score: Optional[Tuple[float, float]] = None
+    cpu_seconds: Dict[str, Optional[float]] = field(default_factory=dict)
     terrain: Optional[str] = None
     forts: Tuple[str, ...] = ()
 
@@ -201,15 +206,15 @@ class Referee:
         self.game: Optional[Game] = None
         self.outcome_times: Dict[str, List[float]] = {"A": [], "B": []}
         self.clocks: Dict[str, Clock] = {}
+        self.cpu_at_start: Optional[Dict[str, Optional[float]]] = None
         if settings.time_control is not None:
             self.clocks = {label: Clock(settings.time_control) for label in LABELS}
 
     # ------------------------------------------------------------- talking
-    def ask(self, label: str, command: str, timeout: Optional[float] = None) -> str:
+    def ask(self, label: str, command: str) -> str:
         """Send ``command`` to ``label``'s engine; any failure forfeits the game for it."""
-        timeout = self.settings.command_timeout if timeout is None else timeout
         try:
-            return self.engines[label].send(command, timeout=timeout)
+            return self.engines[label].send(command, timeout=self.settings.command_timeout)
         except GtpFailure as err:
             raise Forfeit(label, _FAILURE_REASONS.get(type(err), CRASH),
                           f"{self._who(label)}: {err}") from err
@@ -218,9 +223,9 @@ class Referee:
         color = Color.BLACK if self.label_of[Color.BLACK] == label else Color.WHITE
         return f"{color.word} ({label})"
 
-    def both(self, command: str, timeout: Optional[float] = None) -> None:
+    def both(self, command: str) -> None:
         for label in LABELS:
-            self.ask(label, command, timeout)
+            self.ask(label, command)
 
     # ------------------------------------------------------------- set-up
     def set_up(self) -> None:
@@ -241,6 +246,7 @@ class Referee:
             self._place_forts()
         if s.fair_komi is not None:
             self._set_fair_komi()
+        self.cpu_at_start = self._cputimes()
         if s.time_control is not None:
             for label in LABELS:
                 if self.engines[label].known("time_settings"):
@@ -271,7 +277,7 @@ class Referee:
             try:
                 answer = self.engines[label].send(
                     f"fair_komi {_komi_text(self.settings.fair_komi)}",
-                    timeout=self.settings.fair_komi + self.settings.command_timeout)
+                    timeout=_plus(self.settings.command_timeout, self.settings.fair_komi))
                 estimate = float(answer.split()[0])
                 if math.isfinite(estimate):
                     estimates.append(estimate)
@@ -409,10 +415,33 @@ class Referee:
         return self._outcome(f"{winner.letter.upper()}+{letter}", self.label_of[winner],
                              forfeit.reason, forfeit.detail)
 
+    def _cputimes(self) -> Dict[str, Optional[float]]:
+        """Each running engine's ``cputime`` (None when it has none or cannot say)."""
+        times = {}
+        for label in LABELS:
+            engine = self.engines[label]
+            times[label] = None
+            if engine.alive and engine.known("cputime"):
+                try:
+                    times[label] = float(engine.send("cputime", self.settings.command_timeout))
+                except (GtpFailure, ValueError):
+                    pass
+        return times
+
+    def _cpu_used(self) -> Dict[str, Optional[float]]:
+        """CPU seconds each engine used in this game, by its own ``cputime``, where it has one."""
+        start = self.cpu_at_start
+        if start is None:
+            return {label: None for label in LABELS}
+        end = self._cputimes()
+        return {label: round(end[label] - start[label], 3)
+                if end[label] is not None and start[label] is not None else None for label in LABELS}
+
     def _outcome(self, result: str, winner: Optional[str], reason: str, detail: str) -> GameOutcome:
         game = self.game
         faulty = tuple(label for label in LABELS if not self.engines[label].alive)
         outcome = GameOutcome(game, result, winner, reason, detail, self.outcome_times, faulty=faulty)
+        outcome.cpu_seconds = self._cpu_used()
         if game is not None:
             outcome.komi = game.komi
             if game.terrain is not None:
@@ -432,6 +461,11 @@ def nearest_komi(rules, value: float) -> float:
         except EngineError:
             continue
     return rules.default_komi
+
+
+def _plus(timeout: Optional[float], seconds: float) -> Optional[float]:
+    """A deadline ``seconds`` longer (None, no deadline, stays None)."""
+    return None if timeout is None else timeout + seconds
 
 
 def _komi_text(komi: float) -> str:

@@ -96,11 +96,21 @@ def test_summary_counts_wins_by_engine_and_colour_and_draws_as_halves():
     assert s["win_rate_a_95"] == [round(x, 4) for x in wilson_interval(1.5, 3)]
     assert s["average_moves"] == 20.0
     assert s["seconds_per_move"] == {"A": 0.2, "B": 0.4}
+    assert s["cpu_seconds_per_move"] == {"A": None, "B": None}  # no engine said
     assert s["reasons"] == {"two passes": 2, "resignation": 1}
     # B's own final_score said White won every game; the referee: Black twice, then a draw
     assert s["engine_score_disagreements"] == {"A": 0, "B": 3}
     text = format_summary(s, {"A": "one", "B": "two"})
     assert "A's score 50.0%" in text and "Elo A-B +0" in text and "resignation 1" in text
+
+
+def test_cpu_per_move_counts_only_games_whose_engine_told_it():
+    told, untold = _record("A", "A"), _record("B", "A")
+    told["cpu_seconds"] = {"A": 2.0, "B": None}
+    untold["cpu_seconds"] = {"A": None, "B": None}
+    s = summarize([told, untold])
+    assert s["cpu_seconds_per_move"] == {"A": 0.4, "B": None}  # 2 s over A's 5 moves of one game
+    assert "cpu seconds per move (engines' cputime): A 0.400, B -" in format_summary(s, {"A": "a", "B": "b"})
 
 
 def test_summary_of_a_clean_sweep_has_an_open_elo_interval():
@@ -170,6 +180,7 @@ def test_match_between_fakes_writes_results_and_sgf(tmp_path, capsys):
         assert g["winner"] == (g[winner_colour] if winner_colour else None)
         assert g["engine_scores"] == {"A": g["result"], "B": g["result"]}  # the fakes count as we do
         assert g["genmoves"]["A"] + g["genmoves"]["B"] == g["moves"]
+        assert all(g["cpu_seconds"][label] >= 0 for label in "AB")  # the fakes answer cputime
     assert f"{results['wins']['A'] + results['wins']['B'] + results['draws']} games" in stdout
     assert "A's score" in stdout and "ended by: two passes 4" in stdout
     assert stderr.count("[") >= 4  # one progress line per game
@@ -432,6 +443,7 @@ def test_an_interrupted_match_resumes_where_it_stopped(tmp_path):
 # --------------------------------------------------------------------------- real engines
 VARIANT_SIZES = [("go", 5), ("loose", 5), ("goncrete", 5), ("disto", 5), ("terrain", 7)]
 SCORED = ("two passes", "annihilation", "resignation")
+NO_LIMITS = ("--move-timeout", "0", "--command-timeout", "0")  # sound engines: wait as long as they need
 
 
 def check_real_match(out, results, games):
@@ -450,7 +462,7 @@ def test_our_engine_against_itself(tmp_path, capsys, variant, size):
     out = tmp_path / variant
     code, results, stdout, _ = run_match(
         capsys, out, ours("--playouts", "8", "--seed", "{seed}"), ours("--playouts", "4"),
-        "--variant", variant, "--size", str(size), "--games", "2", "--jobs", "2")
+        "--variant", variant, "--size", str(size), "--games", "2", "--jobs", "2", *NO_LIMITS)
     assert code == 0
     check_real_match(out, results, 2)
     assert "Elo A-B" in stdout
@@ -462,7 +474,7 @@ def test_our_engine_against_gnugo(tmp_path, capsys):
     out = tmp_path / "gnugo"
     code, results, stdout, _ = run_match(
         capsys, out, ours("--playouts", "8"), f"{GNUGO} --mode gtp --level 1 --chinese-rules",
-        "--size", "9", "--games", "2", "--jobs", "2")
+        "--size", "9", "--games", "2", "--jobs", "2", *NO_LIMITS)
     assert code == 0
     check_real_match(out, results, 2)
     assert results["engines"]["B"]["name"].startswith("GNU Go")

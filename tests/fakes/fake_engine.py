@@ -46,7 +46,7 @@ class FakeEngine:
             "komi": self.set_komi, "play": self.play, "genmove": self.genmove,
             "final_score": lambda a: args.claim or self.game.score().result,
             "kgs-genmove_cleanup": self.genmove, "time_settings": lambda a: "",
-            "time_left": lambda a: "",
+            "time_left": lambda a: "", "cputime": lambda a: f"{time.process_time():.3f}",
         }
         if args.fair_komi is not None:
             self.commands["fair_komi"] = lambda a: args.fair_komi
