@@ -406,3 +406,12 @@ def test_a_game_that_could_not_be_built_ends_the_session():
     out = io.BytesIO()
     serve(GtpEngine(broken), io.BytesIO(b"1 name\n2 play b D4\n3 name\n"), out)
     assert out.getvalue() == b"=1 vargo\n\n?2 the game could not be built: disk on fire\n\n"
+
+
+def test_printsgf_view_form_shows_the_true_board_to_go_viewers():
+    # RULES L2 example: the flipped B3 needs a set-up node in the view form (AW[bc]).
+    engine = make_engine("loose", 5)
+    gtp_lines(engine, "play b B3\nplay w B4\nplay w C4\nplay w A3\nplay w B2\nplay w C2\nplay w D3")
+    record, view = gtp(engine, "printsgf"), gtp(engine, "printsgf - view")
+    assert "AW[bc]" in view and "AW[bc]" not in record
+    assert "only be 'view'" in refused(engine, "printsgf - raw")

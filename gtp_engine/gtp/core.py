@@ -289,16 +289,21 @@ def loadsgf(engine, args):
 
 @TABLE.query("printsgf")
 def printsgf(engine, args):
-    """The game as SGF; with a file name, written there instead (as GNU Go does)."""
+    """``printsgf [FILE|-] [view]``: the game as SGF in the answer, or written to FILE (as GNU Go
+    does; ``-`` is the answer). ``view`` writes the view form, whose set-up nodes make Go
+    viewers such as Sabaki show the true board of Loose, Goncrete and Disto (never feed it to an
+    engine)."""
     import sgf
-    expect(args, 0, 1, usage="printsgf [FILE]")
-    data = sgf.game_to_sgf(engine.game)
-    if args:
+    expect(args, 0, 2, usage="printsgf [FILE|-] [view]")
+    if len(args) == 2 and args[1].lower() != "view":
+        raise GtpError(f"the second argument can only be 'view', not {args[1]!r}")
+    data = sgf.game_to_sgf(engine.game, view=len(args) == 2)
+    if args and args[0] != "-":
         try:
             with open(args[0], "wb") as f:
                 f.write(data)
         except OSError as err:
-            raise GtpError(f"cannot write {args[0]!r}: {err.strerror.lower()}") from err
+            raise GtpError(f"cannot write {args[0]!r}: {(err.strerror or 'error').lower()}") from err
         return ""
     return data.decode("utf-8", "replace")
 
