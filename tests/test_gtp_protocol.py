@@ -36,6 +36,7 @@ def test_lines_without_a_command_are_ignored(line):
     ((None, True, "\n  A B\n1 . ."), "=\n  A B\n1 . .\n\n"),           # multi-line board
     ((None, True, "a\n\n\nb\n\n"), "= a\nb\n\n"),                     # no empty line inside
     ((None, True, "a \r\nb\x07"), "= a\nb\n\n"),
+    ((None, True, "a\tb"), "= a b\n\n"),                            # output uses spaces only
 ])
 def test_format_response(args, expected):
     assert format_response(*args) == expected

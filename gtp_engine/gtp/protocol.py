@@ -17,7 +17,10 @@ import re
 from dataclasses import dataclass
 from typing import BinaryIO, List, Optional
 
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+from .errors import GtpFatalError, GtpQuit
+
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")            # all but HT, on input
+_CONTROL_BUT_LF = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")       # in answers, LF separates lines
 _ID = re.compile(r"[0-9]+")
 #: Bytes that are not UTF-8 travel through as lone surrogates and come back out unchanged.
 ENCODING, ERRORS = "utf-8", "surrogateescape"
@@ -52,9 +55,10 @@ def format_response(command_id: Optional[str], success: bool, text: str) -> str:
     """``=id text`` or ``?id text`` and the empty line that ends a response.
 
     The text's trailing whitespace is dropped and empty lines inside it are removed (an empty
-    line would end the response early), as are control characters other than LF.
+    line would end the response early), as are control characters other than LF; tabs become
+    spaces (the spec's output whitespace).
     """
-    text = _CONTROL.sub(lambda m: "" if m.group() != "\n" else "\n", text.replace("\r", ""))
+    text = _CONTROL_BUT_LF.sub("", text.replace("\t", " "))
     lines = [line.rstrip() for line in text.rstrip().split("\n")]
     body = "\n".join(line for i, line in enumerate(lines) if line or i == 0)
     head = ("=" if success else "?") + (command_id or "")
@@ -67,8 +71,6 @@ def serve(engine, infile: BinaryIO, outfile: BinaryIO) -> None:
     """Answer every command line of ``infile`` on ``outfile`` until ``quit``, a fatal error or
     end of input. ``engine.execute(name, args)`` returns ``(success, text)``; it raises
     ``GtpQuit``/``GtpFatalError`` (with their answer) to end the session."""
-    from .errors import GtpFatalError, GtpQuit
-
     def write(command, success, text):
         outfile.write(format_response(command.id, success, text).encode(ENCODING, ERRORS))
         outfile.flush()
