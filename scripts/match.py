@@ -379,7 +379,11 @@ def play_one(config: MatchConfig, seat: Seat, index: int,
     if stopping.is_set():
         return None
     names = dict(seat.names)
-    sgf_name = write_sgf(config, spec, outcome, names)
+    try:
+        sgf_name = write_sgf(config, spec, outcome, names)
+    except Exception as err:  # a record that cannot be written must not stop the match
+        print(f"warning: game {index + 1}: no sgf written: {err}", file=sys.stderr)
+        sgf_name = None
     return game_record(config, spec, outcome, sgf_name, started), names
 
 

@@ -216,8 +216,17 @@ class Referee:
         try:
             return self.engines[label].send(command, timeout=self.settings.command_timeout)
         except GtpFailure as err:
-            raise Forfeit(label, _FAILURE_REASONS.get(type(err), CRASH),
-                          f"{self._who(label)}: {err}") from err
+            raise self._forfeit(label, err) from err
+
+    def knows(self, label: str, command: str) -> bool:
+        """Whether ``label``'s engine has ``command``; asking may fail, which forfeits too."""
+        try:
+            return self.engines[label].known(command)
+        except GtpFailure as err:
+            raise self._forfeit(label, err) from err
+
+    def _forfeit(self, label: str, err: GtpFailure) -> "Forfeit":
+        return Forfeit(label, _FAILURE_REASONS.get(type(err), CRASH), f"{self._who(label)}: {err}")
 
     def _who(self, label: str) -> str:
         color = Color.BLACK if self.label_of[Color.BLACK] == label else Color.WHITE
@@ -236,7 +245,7 @@ class Referee:
         terrain = TerrainMap.from_text(map_text) if map_text is not None else None
         self.game = Game(rules, s.size, s.komi, terrain=terrain)
         for label in LABELS:
-            if self.engines[label].known("variant"):
+            if self.knows(label, "variant"):
                 self.ask(label, f"variant {rules.name}")
             self.ask(label, f"boardsize {s.size}")
             self.ask(label, "clear_board")
@@ -249,7 +258,7 @@ class Referee:
         self.cpu_at_start = self._cputimes()
         if s.time_control is not None:
             for label in LABELS:
-                if self.engines[label].known("time_settings"):
+                if self.knows(label, "time_settings"):
                     self.ask(label, s.time_control.gtp)
 
     def _place_forts(self) -> None:
@@ -272,7 +281,7 @@ class Referee:
         is no estimate (it is optional), but a crash or a hang still forfeits."""
         estimates = []
         for label in LABELS:
-            if not self.engines[label].known("fair_komi"):
+            if not self.knows(label, "fair_komi"):
                 continue
             try:
                 answer = self.engines[label].send(
@@ -284,7 +293,7 @@ class Referee:
             except (GtpCommandError, ValueError, IndexError):
                 continue
             except GtpFailure as err:
-                raise Forfeit(label, _FAILURE_REASONS.get(type(err), CRASH), f"{self._who(label)}: {err}") from err
+                raise self._forfeit(label, err) from err
         if not estimates:
             return
         komi = nearest_komi(self.game.rules, sum(estimates) / len(estimates))
@@ -303,10 +312,10 @@ class Referee:
         In a clean-up phase engines that have it get ``kgs-genmove_cleanup`` instead."""
         label = self.label_of[color]
         engine = self.engines[label]
-        command = "kgs-genmove_cleanup" if cleanup and engine.known("kgs-genmove_cleanup") else "genmove"
+        command = "kgs-genmove_cleanup" if cleanup and self.knows(label, "kgs-genmove_cleanup") else "genmove"
         clock = self.clocks.get(label)
         if clock is not None:
-            if engine.known("time_left"):
+            if self.knows(label, "time_left"):
                 seconds, stones = clock.time_left_args
                 self.ask(label, f"time_left {color.word} {seconds} {stones}")
             timeout = clock.allowance + self.settings.time_margin
@@ -319,7 +328,7 @@ class Referee:
             raise Forfeit(label, TIMEOUT, f"{self._who(label)} ran out of time "
                           f"({timeout:g} s for a move): {err}") from err
         except GtpFailure as err:
-            raise Forfeit(label, _FAILURE_REASONS.get(type(err), CRASH), f"{self._who(label)}: {err}") from err
+            raise self._forfeit(label, err) from err
         elapsed = time.monotonic() - started
         self.outcome_times[label].append(elapsed)
         if clock is not None:
@@ -402,9 +411,7 @@ class Referee:
             try:
                 scores[label] = engine.send("final_score", self.settings.command_timeout) \
                     if engine.known("final_score") else None
-            except GtpCommandError:
-                scores[label] = None
-            except GtpFailure:
+            except GtpFailure:  # the game is over: a failing engine only loses its say
                 scores[label] = None
         return scores
 
@@ -421,11 +428,11 @@ class Referee:
         for label in LABELS:
             engine = self.engines[label]
             times[label] = None
-            if engine.alive and engine.known("cputime"):
-                try:
+            try:
+                if engine.alive and engine.known("cputime"):
                     times[label] = float(engine.send("cputime", self.settings.command_timeout))
-                except (GtpFailure, ValueError):
-                    pass
+            except (GtpFailure, ValueError):
+                pass
         return times
 
     def _cpu_used(self) -> Dict[str, Optional[float]]:
