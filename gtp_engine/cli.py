@@ -220,7 +220,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     engine = GtpEngine(game, options.engine_settings())
     try:
         serve(engine, sys.stdin.buffer, out)
-    except BrokenPipeError:
+    except BrokenPipeError:  # the controller went away: nothing left to answer
         pass
+    except KeyboardInterrupt:
+        return 130
     # Bad options found by the build end the process with code 2 even when the input ended first.
     return 0 if game.exception() is None else 1
