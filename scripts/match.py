@@ -2,9 +2,10 @@
 
     python scripts/match.py "ENGINE A CMD" "ENGINE B CMD" --variant go --size 9 --games 20 --out DIR
 
-Engines are GTP programs given as command lines (shell quoting, no shell). A takes Black in
-even-numbered games and White in odd ones; in games with a map, games 2k and 2k+1 share one map
-(generated from the match seed), so each map is played once with each colour. Fixed playouts
+Engines are GTP programs given as command lines (shell quoting, no shell). Games are numbered
+from 1 (files, progress); A takes Black in games 1, 3, 5... and White in the others; in games
+with a map, games 1 and 2, 3 and 4... share one map (generated from the match seed), so each
+map is played once with each colour. Fixed playouts
 or other engine settings belong to the engine's command line (``python -m gtp_engine
 --playouts 200``); ``{seed}`` and ``{game}`` in a command are replaced by a per-game seed and
 the game number, and such an engine is started afresh for every game.
@@ -453,7 +454,7 @@ def build_parser() -> argparse.ArgumentParser:
                "'python -m gtp_engine --playouts 100 --seed {seed}' --variant terrain --size 9 --out runs/t\n"
                "Engine settings such as fixed playouts go into the engine's command line. {seed} and\n"
                "{game} in a command are replaced per game (the engine is then restarted every game).")
-    parser.add_argument("engine_a", help="command line of engine A (Black in even games)")
+    parser.add_argument("engine_a", help="command line of engine A (Black in games 1, 3, 5...)")
     parser.add_argument("engine_b", help="command line of engine B")
     parser.add_argument("--variant", default="go", help="go, loose, goncrete, disto or terrain (default go)")
     parser.add_argument("--size", type=int, default=9, help="board size (default 9)")
