@@ -257,7 +257,8 @@ def test_a_misbehaving_engine_loses_that_game_and_the_match_goes_on(tmp_path, ca
                                                                       restarted):
     out = tmp_path / "m"
     code, results, stdout, _ = run_match(capsys, out, fake("--fault", fault, "--at", "2"), fake("--seed", "7"),
-                                         "--size", "5", "--games", "2", "--jobs", "1", "--move-timeout", "1")
+                                         "--size", "5", "--games", "2", "--jobs", "1",
+                                         "--move-timeout", "1" if fault == "hang" else "0")
     assert code == 0 and results["games_played"] == 2
     first, second = results["games"]
     assert first["black"] == "A" and first["winner"] == "B"
