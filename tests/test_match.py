@@ -421,7 +421,7 @@ def test_resuming_with_other_settings_is_refused(tmp_path, capsys):
 def test_an_interrupted_match_resumes_where_it_stopped(tmp_path):
     out = tmp_path / "m"
     command = [sys.executable, str(REPO / "scripts" / "match.py"),
-               fake("--fault", "slow", "--delay", "0.2", "--at", "0"), fake("--seed", "3"),
+               fake("--pace", "0.05"), fake("--seed", "3"),
                "--size", "5", "--games", "6", "--jobs", "1", "--out", str(out)]
     runner = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     results = out / "results.json"

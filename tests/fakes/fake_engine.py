@@ -14,7 +14,7 @@ life) misbehave:
   slow       sleep ``--delay`` seconds, then move normally
   refuse     answer ``? ...`` to the opponent's next ``play`` instead
 
-``--no-variant`` hides the variant and terrain commands (like GNU Go); ``--fort-fault`` makes
+``--pace SECONDS`` makes every ``genmove`` take that long. ``--no-variant`` hides the variant and terrain commands (like GNU Go); ``--fort-fault`` makes
 ``genfort`` answer a point already holding a fort; ``--claim RESULT`` makes ``final_score``
 answer RESULT whatever the board; ``--fair-komi TEXT`` offers ``fair_komi`` answering TEXT;
 ``--seed`` fixes the random moves.
@@ -123,6 +123,7 @@ class FakeEngine:
             return "resign"
         if fault == "slow":
             time.sleep(self.args.delay)
+        time.sleep(self.args.pace)
         if fault == "refuse":
             self.refuse_next_play = True
         if fault == "illegal":
@@ -144,6 +145,7 @@ def main():
                                             "slow", "refuse"])
     parser.add_argument("--at", type=int, default=1)
     parser.add_argument("--delay", type=float, default=0.0)
+    parser.add_argument("--pace", type=float, default=0.0, help="seconds every genmove takes")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-variant", action="store_true")
     parser.add_argument("--fort-fault", action="store_true")
