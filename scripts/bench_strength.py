@@ -94,7 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--games", type=int, default=10)
         p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
         p.add_argument("--time-per-move", type=float, help="a clock of SECONDS per move (default: none)")
-        p.add_argument("--seed", type=int, default=1)
+        p.add_argument("--seed", type=int, default=1, help="match seed (our engine gets a new seed every game)")
+        p.add_argument("--opening-moves", type=int, default=0, metavar="N",
+                       help="open each pair of games with N random moves (variety against deterministic engines)")
         p.add_argument("--out", type=Path, help="directory for the match directories (default: a new temporary one)")
         p.add_argument("--json", action="store_true", help="one JSON object per match on stdout")
         p.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -108,7 +110,8 @@ def matches(args) -> List[tuple]:
             raise MatchError(f"gnu go not found at {args.gnugo}")
         go = find_rules("go")
         size = playable_size(go, args.size)
-        return [(f"go{size} gnugo-l{args.level}", our_engine(args.ours), gnugo_engine(args.level, args.gnugo),
+        return [(f"go{size} gnugo-l{args.level}", our_engine(args.ours + " --seed {seed}"),
+                 gnugo_engine(args.level, args.gnugo),
                  go, size)]
     chosen = []
     for name in (v for v in args.variants.split(",") if v.strip()):
@@ -126,7 +129,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         for name, engine_a, engine_b, rules, size in matches(args):
             control = TimeControl.per_move(args.time_per_move) if args.time_per_move else None
             settings = GameSettings(variant=rules.name, size=size, komi=float(rules.default_komi),
-                                    time_control=control, max_moves=4 * size * size)
+                                    time_control=control, max_moves=4 * size * size,
+                                    opening_moves=args.opening_moves)
             config = MatchConfig((engine_a, engine_b), settings, args.games, out / name.replace(" ", "-"),
                                  args.jobs, args.seed)
             results = run_match(config, progress=None if args.quiet else sys.stderr)

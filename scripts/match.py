@@ -85,11 +85,12 @@ class MatchConfig:
             "variant": s.variant, "size": s.size, "komi": s.komi,
             "time_control": None if tc is None else {"main": tc.main, "byoyomi": tc.byoyomi, "stones": tc.stones},
             "move_timeout": s.move_timeout, "time_margin": s.time_margin, "max_moves": s.max_moves,
-            "fair_komi": s.fair_komi, "cleanup": s.cleanup and s.engine_scores, "seed": self.seed,
+            "fair_komi": s.fair_komi, "cleanup": s.cleanup and s.engine_scores,
+            "opening_moves": s.opening_moves, "seed": self.seed,
         }
 
     def spec(self, index: int) -> GameSpec:
-        return GameSpec(index, "A" if index % 2 == 0 else "B", derive_seed(self.seed, "map", index // 2))
+        return GameSpec(index, "A" if index % 2 == 0 else "B", derive_seed(self.seed, "pair", index // 2))
 
 
 def derive_seed(seed: int, purpose: str, number: int) -> int:
@@ -484,6 +485,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="stop a game after N turns and score it as it stands (default 4*size*size)")
     parser.add_argument("--fair-komi", type=float, metavar="SECONDS",
                         help="before each game ask engines with fair_komi (SECONDS each) and use the average")
+    parser.add_argument("--opening-moves", type=int, default=0, metavar="N",
+                        help="open every game with N random legal moves, the same in games 1 and 2, 3 and 4... "
+                             "(variety for deterministic engines; default 0)")
     parser.add_argument("--no-engine-scores", action="store_true",
                         help="do not ask the engines for their final_score (and so never clean up)")
     parser.add_argument("--no-cleanup", action="store_true",
@@ -505,6 +509,8 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
     for name in ("games", "jobs"):
         if getattr(args, name) < 1:
             raise MatchError(f"--{name} must be at least 1")
+    if args.opening_moves < 0:
+        raise MatchError("--opening-moves must not be negative")
     if args.time_per_move is not None and args.main_time is not None:
         raise MatchError("give --time-per-move or --main-time, not both")
     try:
@@ -527,7 +533,8 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
         variant=rules.name, size=args.size, komi=float(komi), time_control=control,
         move_timeout=args.move_timeout or None, time_margin=args.time_margin,
         command_timeout=args.command_timeout or None, max_moves=max_moves, fair_komi=args.fair_komi,
-        engine_scores=not args.no_engine_scores, cleanup=not args.no_cleanup)
+        engine_scores=not args.no_engine_scores, cleanup=not args.no_cleanup,
+        opening_moves=args.opening_moves)
     return MatchConfig((args.engine_a, args.engine_b), settings, args.games, args.out, args.jobs, args.seed)
 
 

@@ -17,6 +17,7 @@ Results use SGF's forms: ``B+3.5``, ``W+R`` (resignation), ``B+T`` (time), ``W+F
 """
 
 import math
+import random
 import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
@@ -130,7 +131,8 @@ class GameSettings:
     declared; ``max_moves`` caps a game's turns (passes included); ``fair_komi`` is the seconds
     each engine may spend on ``fair_komi`` (None: keep the komi); ``engine_scores`` asks the
     engines for their ``final_score`` (recorded for comparison); ``cleanup`` allows one clean-up
-    phase when they dispute the referee's result (which needs ``engine_scores``).
+    phase when they dispute the referee's result (which needs ``engine_scores``);
+    ``opening_moves`` random moves open every game (``Referee._play_opening``).
     """
 
     variant: str
@@ -144,15 +146,17 @@ class GameSettings:
     fair_komi: Optional[float] = None
     engine_scores: bool = True
     cleanup: bool = True
+    opening_moves: int = 0
 
 
 @dataclass(frozen=True)
 class GameSpec:
-    """One game of the match: its number, who has Black, and the seed of its map."""
+    """One game of the match: its number, who has Black, and the seed its pair of games shares
+    (games 2k and 2k+1, with colours swapped): the seed of the map and of the opening."""
 
     index: int
     black: str           # "A" or "B"
-    map_seed: int
+    pair_seed: int
 
     @property
     def white(self) -> str:
@@ -241,7 +245,7 @@ class Referee:
         """Bring both engines and the referee to the starting position (module docstring)."""
         s = self.settings
         rules = find_rules(s.variant)
-        map_text = generate_map(s.size, self.spec.map_seed).to_text() if rules.has_terrain else None
+        map_text = generate_map(s.size, self.spec.pair_seed).to_text() if rules.has_terrain else None
         terrain = TerrainMap.from_text(map_text) if map_text is not None else None
         self.game = Game(rules, s.size, s.komi, terrain=terrain)
         for label in LABELS:
@@ -255,6 +259,7 @@ class Referee:
             self._place_forts()
         if s.fair_komi is not None:
             self._set_fair_komi()
+        self._play_opening()
         self.cpu_at_start = self._cputimes()
         if s.time_control is not None:
             for label in LABELS:
@@ -299,6 +304,19 @@ class Referee:
         komi = nearest_komi(self.game.rules, sum(estimates) / len(estimates))
         self.game.set_komi(komi)
         self.both(f"komi {_komi_text(komi)}")
+
+    def _play_opening(self) -> None:
+        """``opening_moves`` random legal placements, the same for both games of a pair, played
+        on the referee and sent to both engines (variety between games of deterministic engines)."""
+        rng = random.Random(f"opening:{self.spec.pair_seed}")
+        for _ in range(self.settings.opening_moves):
+            color = self.game.to_move
+            moves = self.game.legal_moves(color, skip_own_eyes=True)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            self.game.play(color, move)
+            self.both(f"play {color.word} {format_vertex(move)}")
 
     # ------------------------------------------------------------- moves
     def _read_vertex(self, label: str, answer: str, command: str):

@@ -213,6 +213,27 @@ def test_transcript_shows_the_set_up_and_every_move_passed_on(tmp_path, capsys):
     assert results["games"][0]["komi"] == 2.5
 
 
+def test_an_opening_is_shared_by_the_two_games_of_a_pair(tmp_path, capsys):
+    out = tmp_path / "m"
+    code, results, _, _ = run_match(capsys, out, fake("--seed", "1"), fake("--seed", "2"), "--size", "5",
+                                    "--games", "4", "--jobs", "2", "--opening-moves", "4")
+    assert code == 0
+
+    def opening(index):
+        lines = transcript(out, index)
+        plays = [line[5:] for line in lines if line.startswith("A >> play")][:4]
+        assert plays == [line[5:] for line in lines if line.startswith("B >> play")][:4]  # both told
+        first_genmove = next(i for i, line in enumerate(lines) if ">> genmove" in line)
+        assert all(lines.index(f"A >> {p}") < first_genmove for p in plays)
+        return plays
+
+    assert opening(0) == opening(1) != opening(2) == opening(3)
+    assert [p.split()[1] for p in opening(0)] == ["black", "white", "black", "white"]
+    for g in results["games"]:
+        assert g["genmoves"]["A"] + g["genmoves"]["B"] == g["moves"] - 4
+        assert [m.point for m in parse_sgf(out, g).moves[:4]] == [_point(p.split()[2], 5) for p in opening(g["index"])]
+
+
 def test_move_limit_scores_the_position_as_it_stands(tmp_path, capsys):
     code, results, _, _ = run_match(capsys, tmp_path / "m", fake(), fake("--seed", "9"), "--size", "7",
                                     "--games", "1", "--max-moves", "6")
