@@ -3,15 +3,18 @@
     python scripts/match.py "ENGINE A CMD" "ENGINE B CMD" --variant go --size 9 --games 20 --out DIR
 
 Engines are GTP programs given as command lines (shell quoting, no shell). Games are numbered
-from 1 (files, progress); A takes Black in games 1, 3, 5... and White in the others; in games
-with a map, games 1 and 2, 3 and 4... share one map (generated from the match seed), so each
-map is played once with each colour. Fixed playouts
-or other engine settings belong to the engine's command line (``python -m gtp_engine
---playouts 200``); ``{seed}`` and ``{game}`` in a command are replaced by a per-game seed and
-the game number, and such an engine is started afresh for every game.
+from 1 (files, progress); A takes Black in games 1, 3, 5... and White in the others. Games 1
+and 2, 3 and 4... are a pair with colours swapped that share a map (games with one) and an
+opening (``--opening-moves``), both from the match seed. How one game is set up, played and
+ended is ``scripts.referee``'s business.
+
+Fixed playouts or other engine settings belong to the engine's command line (``python -m
+gtp_engine --playouts 200``); ``{seed}`` and ``{game}`` in a command are replaced by a per-game
+seed and the game number, and such an engine is started afresh for every game. Otherwise each
+engine process plays game after game, and is restarted only after it failed.
 
 ``DIR`` receives ``game-NNNN.sgf`` per game (result and the reason it ended in ``RE`` and the
-comment), ``logs/`` (the GTP traffic of each game and each engine's stderr) and
+last comment), ``logs/`` (the GTP traffic of each game and each engine's stderr) and
 ``results.json``, rewritten atomically after every game. Running the same command again with
 the same ``DIR`` resumes: finished games are kept and only missing ones are played (``--games``
 may grow); any other changed setting is refused.

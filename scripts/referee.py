@@ -3,14 +3,17 @@
 The referee is ``gtp_engine.game.Game``, never either engine: every move an engine generates is
 played on the referee's game first and only then passed to the other engine. The game ends by
 two passes or annihilation (scored by the referee), resignation, the move limit (scored by the
-referee as the position stands), or a forfeit: an illegal move, a crash, a malformed response,
-a refused command, or a hang past the clock (a loss on time).
+referee as the position stands), or a forfeit: an illegal move or fort, a crash, a malformed
+response, a refused command (``F``), or a hang past the clock (a loss on time, ``T``). When an
+engine's own ``final_score`` disputes the referee's winner after two passes, the game goes on
+once in a clean-up phase (``kgs-genmove_cleanup``) before the referee scores it.
 
 Set-up per game, in this order, sent to both engines: ``variant`` (only when the engine has it;
 an engine without it can only play ``go``), ``boardsize``, ``clear_board``, ``komi``; for games
 with a map, ``terrain_load MAP`` to both and the forts in turn (``genfort`` to the engine whose
 turn it is, ``fort`` to the other); optionally a fair komi (``fair_komi`` from every engine that
-has it, averaged); then ``time_settings`` when a time control is set.
+has it, averaged); the opening moves, if any (``play`` to both); ``time_settings`` when a time
+control is set. ``cputime`` is read before and after, where engines have it.
 
 Results use SGF's forms: ``B+3.5``, ``W+R`` (resignation), ``B+T`` (time), ``W+F`` (forfeit),
 ``0`` (draw).
