@@ -83,7 +83,7 @@ HEADER = 12      # header cells used (the row is at least this long)
 
 # Work array (scratch, never part of a position): small lists, a mark per cell, stacks.
 W_SMALL = 0          # 64 cells for short lists of roots
-W_MARK = 64          # then MARK, LIST1, LIST2, LIST3: one cell-sized block each
+W_MARK = 64          # then MARK, LIST1, LIST2, LIST3, LIST4: one cell-sized block each
 
 # Effects buffer: 4 counts, then captured / flipped / removed / meals lists of cells.
 E_CAPTURED, E_FLIPPED, E_REMOVED, E_MEALS = 0, 1, 2, 3
@@ -101,7 +101,7 @@ def state_shape(size):
 
 def work_length(size):
     area = (size + 2) * (size + 2)
-    return W_MARK + 4 * area
+    return W_MARK + 5 * area
 
 
 def effects_length(size):
@@ -488,11 +488,12 @@ def _loss(work, n, root, amount):
 
 @jit
 def _precheck_loose(st, work, cell, color):
-    """L2/L3 without touching the board, when nothing flips: LEGAL or NO_TRUE_LIBERTY; a
-    flip sends the move to a trial.
+    """L2/L3 without touching the board: LEGAL, NO_TRUE_LIBERTY, or NEEDS_TRIAL when only
+    the flips could tell.
 
     Only the placed cell and its empty neighbours change status (each of those neighbours
-    was true, as it touched the empty cell), so only groups around them lose true pairs.
+    was true, as it touched the empty cell), so only groups around them lose true pairs; the
+    (root, lost pairs) table of those groups sits in work[0:2n].
     """
     w = int(st[HDR, H_WIDTH])
     enemy = 3 - color
@@ -519,10 +520,12 @@ def _precheck_loose(st, work, cell, color):
             for q in (e - 1, e + 1, e - w, e + w):
                 if st[BOARD, q] == BLACK or st[BOARD, q] == WHITE:
                     n = _loss(work, n, st[GID, q], 1)
+    flips = False
     for i in range(n):
         r = work[W_SMALL + 2 * i]
         if st[BOARD, r] == enemy and st[GTRUE, r] - work[W_SMALL + 2 * i + 1] <= 0:
-            return NEEDS_TRIAL
+            flips = True
+    friends_ok = True
     new_group = gained
     for i in range(n):
         r = work[W_SMALL + 2 * i]
@@ -536,7 +539,7 @@ def _precheck_loose(st, work, cell, color):
         if touches:
             new_group += left
         elif left <= 0:
-            return ILLEGAL_NO_TRUE_LIBERTY
+            friends_ok = False
     for q in (cell - 1, cell + 1, cell - w, cell + w):
         if st[BOARD, q] == color:   # friends that lost nothing are not in the table
             r = st[GID, q]
@@ -548,8 +551,33 @@ def _precheck_loose(st, work, cell, color):
                 new_group += st[GTRUE, r]
                 n = _loss(work, n, r, 0)   # count each friend once
     if new_group <= 0:
-        return ILLEGAL_NO_TRUE_LIBERTY
+        friends_ok = False
+    if not flips:
+        return LEGAL if friends_ok else ILLEGAL_NO_TRUE_LIBERTY
+    if not friends_ok:
+        return NEEDS_TRIAL   # a flip may still give the friend a true liberty
+    # Every friend keeps a true liberty, and flips only turn false liberties true: the move
+    # is legal if each flipped group joins a friend (touches one or the placed stone).
+    for i in range(n):
+        r = work[W_SMALL + 2 * i]
+        if st[BOARD, r] == enemy and st[GTRUE, r] - work[W_SMALL + 2 * i + 1] <= 0:
+            if not _touches_friend(st, r, cell, color, w):
+                return NEEDS_TRIAL
     return LEGAL
+
+
+@jit
+def _touches_friend(st, root, cell, color, w):
+    """Whether the group at ``root`` touches ``cell`` or a stone of ``color``."""
+    s = root
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if q == cell or st[BOARD, q] == color:
+                return True
+        s = st[NXT, s]
+        if s == root:
+            break
+    return False
 
 
 @jit
@@ -702,6 +730,42 @@ def _connected_without(st, work, root, cell, size_left):
 
 
 @jit
+def _in_group(st, q, root, color):
+    return st[BOARD, q] == color and st[GID, q] == root
+
+
+@jit
+def _cut_free(st, s, root, color, w):
+    """A quick sufficient test that removing ``s`` keeps its group whole: its neighbours in
+    the group all lie in one run of group cells on the ring of its 8 surrounding cells (then
+    every path through ``s`` can go round it instead)."""
+    ring = (s + w, s + w + 1, s + 1, s - w + 1, s - w, s - w - 1, s - 1, s + w - 1)
+    start = -1
+    for k in range(8):
+        if not _in_group(st, ring[k], root, color):
+            start = k
+            break
+    if start < 0:
+        return True
+    runs = 0             # runs of group cells round the ring holding an orthogonal neighbour
+    in_run = False
+    has_orth = False
+    for step in range(1, 9):
+        k = (start + step) % 8
+        if _in_group(st, ring[k], root, color):
+            if not in_run:
+                in_run = True
+                has_orth = False
+            if k % 2 == 0:   # even places of the ring are the orthogonal neighbours
+                has_orth = True
+        elif in_run:
+            in_run = False
+            if has_orth:
+                runs += 1
+    return runs <= 1
+
+
+@jit
 def _apply_flip_remove(st, zob, work, cell, color, out):
     """G1-G3: flip the enemy groups left without liberties into the new group, then remove
     the G2 choice of one stone per flipped group, keeping the new group in one piece."""
@@ -710,16 +774,20 @@ def _apply_flip_remove(st, zob, work, cell, color, out):
     size = int(st[HDR, H_SIZE])
     enemy = 3 - color
     _place(st, zob, cell, color)
-    # the flipped groups, ordered by their first stone in reading order (G2 c)
+    # small tables in the work array: the flipped groups (root, first stone in reading order,
+    # size) ordered by that first stone (G2 c); the candidates of group i are
+    # cand[starts[i]:starts[i+1]]; the current and best picks
+    roots, firsts, sizes, starts, pick, best = (W_SMALL, W_SMALL + 4, W_SMALL + 8, W_SMALL + 12,
+                                                W_SMALL + 17, W_SMALL + 21)
+    cand = W_MARK + a
+    nbrs = W_MARK + 4 * a
     ng = 0
-    firsts = np.zeros(4, np.int64)
-    roots = np.zeros(4, np.int64)
     for q in (cell - 1, cell + 1, cell - w, cell + w):
         if st[BOARD, q] == enemy and st[GLIBS, st[GID, q]] == 0:
             r = int(st[GID, q])
             dup = False
             for i in range(ng):
-                if roots[i] == r:
+                if work[roots + i] == r:
                     dup = True
             if dup:
                 continue
@@ -731,102 +799,103 @@ def _apply_flip_remove(st, zob, work, cell, color, out):
                 if s == r:
                     break
             j = ng
-            while j > 0 and firsts[j - 1] > first:
-                firsts[j] = firsts[j - 1]
-                roots[j] = roots[j - 1]
+            while j > 0 and work[firsts + j - 1] > first:
+                work[firsts + j] = work[firsts + j - 1]
+                work[roots + j] = work[roots + j - 1]
                 j -= 1
-            firsts[j] = first
-            roots[j] = r
+            work[firsts + j] = first
+            work[roots + j] = r
             ng += 1
     if ng == 0:
         root = int(st[GID, cell])
         if st[GLIBS, root] == 0:
             return ILLEGAL_SUICIDE
         return _terrain_check(st, root, cell)
-    starts = np.zeros(5, np.int64)   # candidates of group i: cand[starts[i]:starts[i+1]]
-    sizes = np.zeros(4, np.int64)
     for i in range(ng):
-        sizes[i] = st[GSIZE, roots[i]]
-        _recolor(st, zob, roots[i], color, out)   # writes each group's stones in one run
+        work[sizes + i] = st[GSIZE, work[roots + i]]
+        _recolor(st, zob, work[roots + i], color, out)   # each group's stones in one run
     _merge_flipped(st, out, color)
     root = int(st[GID, cell])
     group_size = int(st[GSIZE, root])
-    nflip = int(out[E_FLIPPED])
-    cand = np.zeros(nflip + 1, np.int64)
-    nbrs = np.zeros(nflip + 1, np.int64)
-    mark = work[W_MARK:W_MARK + a]
     # candidates: stones whose removal alone keeps the group whole (necessary for any set:
     # a piece cut off by one removal cannot consist only of stones removed from other groups,
     # since two adjacent flipped stones always come from the same group)
     nc = 0
     base = 0
     for i in range(ng):
-        starts[i] = nc
-        count = int(sizes[i])
+        work[starts + i] = nc
+        count = int(work[sizes + i])
         lo = nc
         for j in range(base, base + count):
             s = out[E_HEADER + E_FLIPPED * a + j]
-            mark[s] = 2
-            if _connected_without(st, work, root, cell, group_size - 1):
-                key = _reading_index(s, w, size)
-                k = nc
-                while k > lo and _reading_index(cand[k - 1], w, size) > key:
-                    cand[k] = cand[k - 1]
-                    k -= 1
-                cand[k] = s
-                nc += 1
-            mark[s] = 0
+            if not _cut_free(st, s, root, color, w):
+                work[W_MARK + s] = 2
+                whole = _connected_without(st, work, root, cell, group_size - 1)
+                work[W_MARK + s] = 0
+                if not whole:
+                    continue
+            key = _reading_index(s, w, size)
+            k = nc
+            while k > lo and _reading_index(work[cand + k - 1], w, size) > key:
+                work[cand + k] = work[cand + k - 1]
+                k -= 1
+            work[cand + k] = s
+            nc += 1
         base += count
-    starts[ng] = nc
+    work[starts + ng] = nc
     for k in range(nc):
-        s = cand[k]
+        s = work[cand + k]
         c = 0
         for q in (s - 1, s + 1, s - w, s + w):
-            if st[GID, q] == root and st[BOARD, q] == color:
+            if _in_group(st, q, root, color):
                 c += 1
-        nbrs[k] = c
+        work[nbrs + k] = c
     # G2: enumerate picks (one candidate or none per group) in reading order of the choices,
     # keep the first pick with the most removals, then the most neighbours
-    pick = np.zeros(4, np.int64)
-    best = np.full(4, -1, np.int64)
+    for i in range(ng):
+        work[pick + i] = 0
+        work[best + i] = -1
     best_count = -1
     best_nbrs = -1
     while True:
         count = 0
         total = 0
         for i in range(ng):
-            k = starts[i] + pick[i]
-            if k < starts[i + 1]:
+            k = work[starts + i] + work[pick + i]
+            if k < work[starts + i + 1]:
                 count += 1
-                total += nbrs[k]
+                total += work[nbrs + k]
         if count > best_count or (count == best_count and total > best_nbrs):
-            for i in range(ng):
-                k = starts[i] + pick[i]
-                if k < starts[i + 1]:
-                    mark[cand[k]] = 2
-            if _connected_without(st, work, root, cell, group_size - count):
+            whole = True
+            if count > 1:   # a single candidate keeps the group whole by definition
+                for i in range(ng):
+                    k = work[starts + i] + work[pick + i]
+                    if k < work[starts + i + 1]:
+                        work[W_MARK + work[cand + k]] = 2
+                whole = _connected_without(st, work, root, cell, group_size - count)
+                for i in range(ng):
+                    k = work[starts + i] + work[pick + i]
+                    if k < work[starts + i + 1]:
+                        work[W_MARK + work[cand + k]] = 0
+            if whole:
                 best_count = count
                 best_nbrs = total
                 for i in range(ng):
-                    best[i] = pick[i]
-            for i in range(ng):
-                k = starts[i] + pick[i]
-                if k < starts[i + 1]:
-                    mark[cand[k]] = 0
+                    work[best + i] = work[pick + i]
         # next pick: an odometer whose last group turns fastest (choice "none" last)
         i = ng - 1
         while i >= 0:
-            pick[i] += 1
-            if pick[i] <= starts[i + 1] - starts[i]:
+            work[pick + i] += 1
+            if work[pick + i] <= work[starts + i + 1] - work[starts + i]:
                 break
-            pick[i] = 0
+            work[pick + i] = 0
             i -= 1
         if i < 0:
             break
     for i in range(ng):
-        k = starts[i] + best[i]
-        if k < starts[i + 1]:
-            s = cand[k]
+        k = work[starts + i] + work[best + i]
+        if k < work[starts + i + 1]:
+            s = work[cand + k]
             st[BOARD, s] = EMPTY
             _empty_add(st, s)
             _toggle_stone(st, zob, s, color)
