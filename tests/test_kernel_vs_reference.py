@@ -320,7 +320,7 @@ def test_L3_flipping_never_turns_a_true_liberty_false():
 @pytest.mark.slow
 def test_L3_flipping_never_turns_a_true_liberty_false_many_games():
     for n in (5, 7, 9):
-        for seed in range(10, 18):
+        for seed in range(10, 15):
             loose_l3_holds_through(n, seed, 3 * n * n)
 
 

@@ -92,6 +92,9 @@ def test_C3_two_passes_end_the_game_and_a_repeated_pass_is_refused(backend, rule
     assert_refused(b, W, None, Illegal.REPEATED_PASS)
     b.play(B, None)
     assert b.over
+    b = new(backend, rules, 5)
+    b.play(B, "C3")
+    assert_refused(b, B, None, Illegal.REPEATED_PASS)  # the last mover's pass, even after a stone
 
 
 @pytest.mark.parametrize("rules", ALL_GAMES)
