@@ -80,7 +80,11 @@ def test_T2_no_stone_before_both_sides_have_all_their_forts():
             game.play(B, move)
         assert caught.value.reason == Illegal.FORTS_PENDING
     assert game.legal_moves(B) == []
+    with pytest.raises(IllegalMoveError) as caught:
+        game.add_setup(B, points[3])  # setup stones (handicap, SGF AB) wait for the forts too
+    assert caught.value.reason == Illegal.FORTS_PENDING
     assert (game.position.rows(), list(game.moves), game.to_move) == before
+    assert game.setup == []
 
 
 def test_T2_forts_go_on_empty_plain_points_only():
@@ -273,6 +277,9 @@ def test_T8_clear_keeps_the_map_and_the_forts_a_new_map_clears_the_forts():
     assert game.moves == [] and game.to_move == B and game.fort_turn is None
     assert game.position.fort_at(points[0]) == W and game.position.fort_at(points[1]) == B
     assert all(set(row) == {"."} for row in game.position.rows())
+    game.play(B, points[2])
+    game.set_size(7)  # frontends resend boardsize before replaying: the same size keeps it all
+    assert game.terrain == terrain and game.forts == forts and game.moves == []
     game.set_terrain(fort_game(7, seed=3).terrain)
     assert game.forts == [] and game.fort_turn == W
     assert game.position.fort_at(points[0]) == 0
