@@ -195,7 +195,7 @@ def test_Go2_superko_refuses_the_immediate_ko_recapture(backend, rules):
     b.setup(KO)
     assert vertices(b.play(B, "C3").captured) == ["B3"]
     assert_refused(b, W, "B3", Illegal.SUPERKO)
-    assert (3 - 1, 1) not in b.legal_moves(W)
+    assert vertex("B3", 5) not in b.legal_moves(W)
     b.play(W, "E5")
     b.play(B, "E1")
     assert vertices(b.play(W, "B3").captured) == ["C3"]  # the whole board differs now
