@@ -675,3 +675,18 @@ def test_playouts_leave_the_position_unchanged_and_report_shares():
     assert 0 <= share <= 1 and len(ownership) == 25
     assert all(-1 <= o <= 1 for o in ownership)
     assert position.playouts(B, 20, 3, SCORE_AREA, komi_halves=15) == (share, ownership)
+
+
+def test_kernel_codes_match_the_contract():
+    """The kernels keep their own copy of every frozen value (numba's cache cannot see other
+    files): it must match ``board.constants`` and the order of ``errors.Illegal``."""
+    from gtp_engine.board import constants
+    from gtp_engine.board._backend import mirror as kernels
+    for name in ("EMPTY", "PLAIN", "MOUNTAIN", "WATER", "CAPTURE_REMOVE", "CAPTURE_LOOSE",
+                 "CAPTURE_FLIP_REMOVE", "CAPTURE_MEALS", "SCORE_AREA", "SCORE_STONES",
+                 "SCORE_STONES_NOT_MEALS"):
+        assert getattr(kernels, name) == getattr(constants, name), name
+    assert (kernels.BLACK, kernels.WHITE) == (Color.BLACK, Color.WHITE)
+    reasons = list(Illegal)
+    for name in ("OCCUPIED", "SUICIDE", "NO_TRUE_LIBERTY", "FEEDS_GLUTTON", "MOUNTAIN", "WATER", "FORT"):
+        assert reasons[getattr(kernels, "ILLEGAL_" + name) - 1] is Illegal[name]

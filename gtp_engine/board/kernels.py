@@ -1,6 +1,6 @@
 """The board kernels: plain functions over one int32 state array, compiled by numba.
 
-Reading guide: layout of the state -> small helpers (views, empty list, hash, liberties) ->
+Reading guide: layout of the state -> small helpers (empty list, hash, liberties) ->
 groups (place, merge, remove, flip) -> legality pre-checks per capture kind -> move
 application per capture kind -> ``play`` / ``check`` (the two entry points for one move) ->
 queries (legal points, eyes, scoring) -> the random playout -> ``warm_all``.
@@ -43,6 +43,9 @@ else:
 
 
 # --------------------------------------------------------------------------- codes and layout
+# The switches and kinds repeat ``constants`` (and the codes ``errors.Illegal``'s order) on
+# purpose: numba's cache does not notice a change in another file, so every value the
+# compiled code freezes lives in this file; tests check that both agree.
 EMPTY, BLACK, WHITE, WALL, FORT = 0, 1, 2, 3, 4   # cell values of the BOARD section
 PLAIN, MOUNTAIN, WATER = 0, 1, 2
 CAPTURE_REMOVE, CAPTURE_LOOSE, CAPTURE_FLIP_REMOVE, CAPTURE_MEALS = 0, 1, 2, 3
@@ -167,8 +170,7 @@ def _empty_add(st, cell):
 
 @jit
 def _toggle_stone(st, zob, cell, color):
-    """XOR a stone into or out of the hash and the stone counts (sign +1 in, -1 out is done by
-    the caller through ``_count``)."""
+    """XOR a stone of ``color`` on ``cell`` into (or out of) the position's hash."""
     k = (color * MAX_AREA + cell) * 2
     st[HDR, H_HASH_LO] ^= zob[k]
     st[HDR, H_HASH_HI] ^= zob[k + 1]
@@ -176,6 +178,7 @@ def _toggle_stone(st, zob, cell, color):
 
 @jit
 def _count(st, color, delta):
+    """Keep the stone counts of the header (G4 needs them at once)."""
     st[HDR, H_BLACKS + color - 1] += delta
 
 

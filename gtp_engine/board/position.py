@@ -1,4 +1,4 @@
-"""``Position``: one board position, a thin wrapper over the kernels' flat state array.
+"""``Position``: one board position, a thin wrapper over the kernels' state array.
 
 The whole position is one int32 numpy array (see ``kernels``), so ``copy`` is one memory copy
 and replaying a game is a loop of kernel calls. Points are converted to cells and back here,
@@ -36,21 +36,31 @@ class PlayoutResult(NamedTuple):
 _PLAYOUT_ENDS = ("two passes", "annihilation", "move cap")
 
 
+class _Buffers(NamedTuple):
+    """Scratch arrays of one board size (never part of a position)."""
+
+    work: np.ndarray      # the kernels' work array
+    spare: np.ndarray     # a state for trial moves
+    out: np.ndarray       # what a move did
+    owner: np.ndarray     # per cell, for scoring
+    cells: np.ndarray     # a list of cells (legal points)
+
+
 class _Scratch(threading.local):
-    """Per-thread scratch arrays by board size (never part of a position)."""
+    """Per-thread buffers by board size, so threads never share scratch space."""
 
     def __init__(self):
         self.by_size = {}
 
-    def get(self, size: int):
+    def get(self, size: int) -> _Buffers:
         found = self.by_size.get(size)
         if found is None:
             area = (size + 2) * (size + 2)
-            found = (np.zeros(_K.work_length(size), np.int32),
-                     np.zeros(_K.state_shape(size), np.int32),
-                     np.zeros(_K.effects_length(size), np.int32),
-                     np.zeros(area, np.int32),
-                     np.zeros(size * size, np.int32))
+            found = _Buffers(np.zeros(_K.work_length(size), np.int32),
+                             np.zeros(_K.state_shape(size), np.int32),
+                             np.zeros(_K.effects_length(size), np.int32),
+                             np.zeros(area, np.int32),
+                             np.zeros(size * size, np.int32))
             self.by_size[size] = found
         return found
 
