@@ -265,7 +265,8 @@ class Game:
         return record
 
     def _next(self, color: Color, move: Move):
-        text = format_vertex(move)
+        on_board = move is None or all(0 <= v < self.size for v in move)
+        text = format_vertex(move) if on_board else str(move)  # no vertex names far off the board
         if self._annihilated:
             raise IllegalMoveError(Illegal.GAME_OVER, text)
         if self.fort_turn is not None:

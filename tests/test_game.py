@@ -142,6 +142,18 @@ def test_G4_C5_annihilation_is_final_until_undone():
     assert game.position.rows() == ["XXX", "XXX", "X.O"]
 
 
+@pytest.mark.parametrize("point", [(9, 0), (0, 9), (-1, 0), (0, -1), (100, 100)])
+def test_C4_a_point_off_the_board_is_refused_and_changes_nothing(point):
+    game = Game("go", 9)
+    game.play(B, (4, 4))
+    before = state(game)
+    assert game.illegal_reason(W, point) == Illegal.OFF_BOARD
+    with pytest.raises(IllegalMoveError) as caught:
+        game.play(W, point)
+    assert caught.value.reason == Illegal.OFF_BOARD
+    assert state(game) == before
+
+
 # ======================================================================= undo and history
 
 UNDO_GAME = [(B, "C3"), (W, "D3"), (B, "D4"), (W, "C4"), (B, "E3"), (W, "B3"), (B, "D2"),
