@@ -14,7 +14,7 @@ turns, passes, superko, annihilation, the result).
 """
 
 from dataclasses import dataclass, field
-from itertools import combinations, product
+from itertools import product
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from gtp_engine.coords import Color, Point, reading_order
