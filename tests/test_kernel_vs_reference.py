@@ -103,6 +103,13 @@ class Pair:
             assert getattr(fast, field) == getattr(slow, field), (field, self.where(step, color, p))
         assert self.fast.rows() == self.slow.rows(), self.where(step, color, p)
 
+    def check_copy_is_independent(self, color: Color, p: Point) -> None:
+        before = (self.fast.rows(), self.fast.zobrist)
+        clone = self.fast.copy()
+        clone.play(color, p)
+        assert clone.stone_at(p) == color
+        assert (self.fast.rows(), self.fast.zobrist) == before
+
     def check_board(self, step: int, gluttons: bool = False) -> None:
         fast, slow = self.fast, self.slow
         here = self.where(step, W)
@@ -151,6 +158,8 @@ def random_walk(game: str, size: int, seed: int, max_moves: int, every_reason: b
             legal = pair.check_legality(color, step, every_reason)
         else:
             legal = pair.fast.legal_points(color)
+        if legal and step % 7 == 3:
+            pair.check_copy_is_independent(color, legal[len(legal) // 2])
         p = choose(rng, pair.slow, color, legal)
         if p is None:
             passes += 1
