@@ -36,6 +36,14 @@ def sizes_for(game: str, sizes):
 
 # ------------------------------------------------------------------ a game's settings on both sides
 
+def test_reference_imports_nothing_of_the_product_but_value_types():
+    import ast
+    tree = ast.parse(open(ref.__file__, encoding="utf-8").read())
+    modules = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    modules |= {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
+    assert {m for m in modules if m.startswith("gtp_engine")} <= {"gtp_engine.coords", "gtp_engine.errors"}
+
+
 def test_rules_classes_declare_what_the_reference_says():
     for name, settings in ref.GAMES.items():
         rules = find_rules(name)
