@@ -464,7 +464,7 @@ def test_an_interrupted_match_resumes_where_it_stopped(tmp_path):
 
 # --------------------------------------------------------------------------- real engines
 VARIANT_SIZES = [("go", 5), ("loose", 5), ("goncrete", 5), ("disto", 5), ("terrain", 7)]
-SCORED = ("two passes", "annihilation", "resignation")
+SCORED = ("two passes", "annihilation", "resignation", "move limit")  # every ending that is no forfeit
 NO_LIMITS = ("--move-timeout", "0", "--command-timeout", "0")  # sound engines: wait as long as they need
 
 
