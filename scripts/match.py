@@ -44,6 +44,7 @@ if __package__ in (None, ""):  # run as a file: make the repository importable
 
 from gtp_engine.errors import EngineError  # noqa: E402
 from gtp_engine.rules import Rules, find_rules  # noqa: E402
+from sgf import game_to_sgf  # noqa: E402
 
 from scripts.gtp_client import (DEFAULT_COMMAND_TIMEOUT, EngineDied, GtpCommandError,  # noqa: E402
                                 GtpEngine, GtpFailure, split_command)
@@ -308,10 +309,6 @@ def game_record(config: MatchConfig, spec: GameSpec, outcome: GameOutcome, sgf_n
 
 def write_sgf(config: MatchConfig, spec: GameSpec, outcome: GameOutcome, names: Dict[str, str]) -> Optional[str]:
     """Write the game's SGF file; returns its name, or None when there is no game to write."""
-    try:
-        from sgf import game_to_sgf
-    except ImportError:
-        return None
     if outcome.game is None:
         return None
     data = game_to_sgf(outcome.game,
