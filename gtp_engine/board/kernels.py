@@ -85,7 +85,8 @@ H_KO, H_KO_COLOR, H_HASH_LO, H_HASH_HI, H_TERRAIN = 7, 8, 9, 10, 11
 HEADER = 12      # header cells used (the row is at least this long)
 
 # Work array (scratch, never part of a position): small lists, a mark per cell, stacks.
-W_SMALL = 0          # 64 cells for short lists of roots
+W_SMALL = 0          # 63 cells for short lists of roots
+W_QUIET = 63         # set by the Loose pre-check: 1 when a legal move flips nothing
 W_MARK = 64          # then MARK, LIST1, LIST2, LIST3, LIST4: one cell-sized block each
 
 # Effects buffer: 4 counts, then captured / flipped / removed / meals lists of cells.
@@ -385,39 +386,43 @@ def _precheck_remove(st, work, cell, color):
     w = int(st[HDR, H_WIDTH])
     enemy = 3 - color
     has_lib = False
-    n_own = 0
     for q in (cell - 1, cell + 1, cell - w, cell + w):
         v = st[BOARD, q]
         if v == EMPTY:
             has_lib = True
-        elif v == color:
-            r = int(st[GID, q])
-            n_own = _add_unique(work, n_own, r)
-            if not _in_atari(st, r):
+            break
+        if v == color:
+            if not _in_atari(st, st[GID, q]):
                 has_lib = True
+                break
         elif v == enemy and _in_atari(st, st[GID, q]):
-            has_lib = True   # captures free at least this neighbour
+            has_lib = True   # the capture frees at least this neighbour
+            break
     if not has_lib:
         return ILLEGAL_SUICIDE
     kind = st[TERR, cell]
+    if kind == PLAIN:
+        return LEGAL
+    n_own = 0
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        if st[BOARD, q] == color:
+            n_own = _add_unique(work, n_own, st[GID, q])
     if kind == MOUNTAIN:
         for q in (cell - 1, cell + 1, cell - w, cell + w):
             if st[BOARD, q] == EMPTY and st[TERR, q] != MOUNTAIN:
                 return LEGAL
         for i in range(n_own):
-            if st[GFLAT, work[W_SMALL + i]] > 0:   # the cell itself is a mountain: never counted
+            if st[GFLAT, work[W_SMALL + i]] > 0:   # the cell itself is a mountain: not counted
                 return LEGAL
         for q in (cell - 1, cell + 1, cell - w, cell + w):
             if st[BOARD, q] == enemy and _in_atari(st, st[GID, q]):
                 if _capture_frees_flat(st, work, n_own, int(st[GID, q]), cell, color):
                     return LEGAL
         return ILLEGAL_MOUNTAIN
-    if kind == WATER:
-        for i in range(n_own):
-            if st[GDRY, work[W_SMALL + i]] > 0:
-                return LEGAL
-        return ILLEGAL_WATER
-    return LEGAL
+    for i in range(n_own):
+        if st[GDRY, work[W_SMALL + i]] > 0:
+            return LEGAL
+    return ILLEGAL_WATER
 
 
 @jit
@@ -555,6 +560,7 @@ def _precheck_loose(st, work, cell, color):
                 n = _loss(work, n, r, 0)   # count each friend once
     if new_group <= 0:
         friends_ok = False
+    work[W_QUIET] = 0 if flips else 1
     if not flips:
         return LEGAL if friends_ok else ILLEGAL_NO_TRUE_LIBERTY
     if not friends_ok:
@@ -635,14 +641,17 @@ def _apply_remove(st, zob, cell, color, out):
 
 
 @jit
-def _apply_loose(st, zob, work, cell, color, out):
+def _apply_loose(st, zob, work, cell, color, out, checked):
     """L2: flip every enemy group left without a true liberty, all at once; L3: every group
     near the change must keep a true liberty (groups elsewhere lost nothing: a flip only
-    turns false liberties true, since a flipped group had no true liberty)."""
+    turns false liberties true, since a flipped group had no true liberty). ``checked``:
+    the pre-check found the move legal, and quiet if work[W_QUIET] says so."""
     w = int(st[HDR, H_WIDTH])
     a = int(st[HDR, H_AREA])
     enemy = 3 - color
     _place(st, zob, cell, color)
+    if checked and work[W_QUIET] == 1:
+        return LEGAL
     n = _near_groups(st, work, cell, w)
     for i in range(n):
         r = work[W_SMALL + i]
@@ -981,16 +990,16 @@ def _apply_meals(st, zob, cell, color, out):
 
 
 @jit
-def _apply(st, zob, work, cell, color, out):
-    """Apply a placement that passed the pre-check (or is on trial): returns LEGAL or the
-    reason; after a non-LEGAL result the state is garbage and must be restored."""
+def _apply(st, zob, work, cell, color, out, checked):
+    """Apply a placement that passed the pre-check (``checked``) or is on trial: returns
+    LEGAL or the reason; after a non-LEGAL result the state is garbage and must be restored."""
     for i in range(E_HEADER):
         out[i] = 0
     capture = st[HDR, H_CAPTURE]
     if capture == CAPTURE_REMOVE:
         return _apply_remove(st, zob, cell, color, out)
     if capture == CAPTURE_LOOSE:
-        return _apply_loose(st, zob, work, cell, color, out)
+        return _apply_loose(st, zob, work, cell, color, out, checked)
     if capture == CAPTURE_FLIP_REMOVE:
         return _apply_flip_remove(st, zob, work, cell, color, out)
     return _apply_meals(st, zob, cell, color, out)
@@ -1003,11 +1012,11 @@ def play(st, zob, work, spare, cell, color, out):
     (state unchanged). ``spare`` is a scratch state of the same length."""
     code = _precheck(st, work, cell, color)
     if code == LEGAL:
-        return _apply(st, zob, work, cell, color, out)
+        return _apply(st, zob, work, cell, color, out, True)
     if code != NEEDS_TRIAL:
         return code
     spare[:] = st
-    code = _apply(spare, zob, work, cell, color, out)
+    code = _apply(spare, zob, work, cell, color, out, False)
     if code == LEGAL:
         st[:] = spare
     return code
@@ -1020,7 +1029,7 @@ def check(st, zob, work, spare, cell, color, out):
     if code != NEEDS_TRIAL:
         return code
     spare[:] = st
-    return _apply(spare, zob, work, cell, color, out)
+    return _apply(spare, zob, work, cell, color, out, False)
 
 
 @jit
