@@ -1,7 +1,7 @@
 """Figures of a match from its game records: wins, win rate with its interval, Elo, lengths, times.
 
-A game record is the dict ``scripts.match`` stores per game (``black``, ``white``, ``winner``,
-``reason``, ``moves``, ``seconds``, ``genmoves``, ``engine_scores``...). A draw counts half a
+A game record is the dict ``scripts.match`` stores per game (``index``, ``black``, ``white``,
+``winner``, ``reason``, ``moves``, ``seconds``, ``genmoves``, ``engine_scores``...). A draw counts half a
 win for each side. The 95% interval of A's score is Wilson's; the Elo difference and its
 interval follow from the score and its bounds by the logistic model (infinite at 0% and 100%,
 written as None in JSON and ``inf`` in text).
@@ -80,9 +80,24 @@ def summarize(records: Iterable[dict]) -> dict:
         "seconds_per_move": {label: round(seconds[label] / genmoves[label], 3) if genmoves[label] else None
                              for label in ("A", "B")},
         "cpu_seconds_per_move": {label: _per_move(cpu[label]) for label in ("A", "B")},
+        "pairs": _pairs(records),
         "reasons": dict(Counter(r["reason"] for r in records).most_common()),
         "engine_score_disagreements": _score_disagreements(records),
     }
+
+
+def _pairs(records: List[dict]) -> Dict[str, int]:
+    """Complete pairs of games (2k, 2k+1: same map and opening, colours swapped) that A won
+    both of, split, or B won both of. Splits mean the colour decided more than the engines."""
+    by_pair: Dict[int, List[dict]] = {}
+    for r in records:
+        by_pair.setdefault(r["index"] // 2, []).append(r)
+    counts = {"A": 0, "split": 0, "B": 0}
+    for pair in by_pair.values():
+        if len(pair) == 2:
+            points = sum(1.0 if r["winner"] == "A" else 0.5 if r["winner"] is None else 0.0 for r in pair)
+            counts["A" if points == 2 else "B" if points == 0 else "split"] += 1
+    return counts
 
 
 def _per_move(pairs: List[Tuple[float, int]]) -> Optional[float]:
@@ -133,6 +148,10 @@ def format_summary(summary: dict, names: Dict[str, str]) -> str:
         lines.append("cpu seconds per move (engines' cputime): "
                      + ", ".join(f"{label} {cpu[label]:.3f}" if cpu[label] is not None else f"{label} -"
                                  for label in ("A", "B")))
+    pairs = summary["pairs"]
+    if any(pairs.values()):
+        lines.append(f"pairs (colours swapped): A won both {pairs['A']}, split {pairs['split']}, "
+                     f"B won both {pairs['B']}")
     lines.append("ended by: " + ", ".join(f"{reason} {count}" for reason, count in summary["reasons"].items()))
     disagreements = summary["engine_score_disagreements"]
     if any(disagreements.values()):

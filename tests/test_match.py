@@ -77,16 +77,17 @@ def test_elo_difference_is_infinite_at_the_ends():
     assert elo_difference(0.0) == -math.inf and elo_difference(1.0) == math.inf
 
 
-def _record(black, winner, reason="two passes", moves=10, result="B+1"):
+def _record(black, winner, reason="two passes", moves=10, result="B+1", index=0):
     white = "B" if black == "A" else "A"
-    return {"black": black, "white": white, "winner": winner, "reason": reason, "moves": moves,
+    return {"index": index, "black": black, "white": white, "winner": winner, "reason": reason, "moves": moves,
             "result": result, "seconds": {"A": 1.0, "B": 2.0}, "genmoves": {"A": 5, "B": 5},
             "engine_scores": {"A": result, "B": "W+1"}}
 
 
 def test_summary_counts_wins_by_engine_and_colour_and_draws_as_halves():
-    records = [_record("A", "A", result="B+3"), _record("B", "B", reason="resignation", moves=20, result="B+R"),
-               _record("A", None, moves=30, result="0")]
+    records = [_record("A", "A", result="B+3", index=0),
+               _record("B", "B", reason="resignation", moves=20, result="B+R", index=1),
+               _record("A", None, moves=30, result="0", index=2)]
     s = summarize(records)
     assert (s["games"], s["wins"], s["draws"], s["black_wins"]) == (3, {"A": 1, "B": 1}, 1, 2)
     assert s["by_colour"]["A"] == {"black": {"games": 2, "wins": 1, "draws": 1},
@@ -100,12 +101,14 @@ def test_summary_counts_wins_by_engine_and_colour_and_draws_as_halves():
     assert s["reasons"] == {"two passes": 2, "resignation": 1}
     # B's own final_score said White won every game; the referee: Black twice, then a draw
     assert s["engine_score_disagreements"] == {"A": 0, "B": 3}
+    assert s["pairs"] == {"A": 0, "split": 1, "B": 0}  # games 1 and 2; game 3 has no partner yet
     text = format_summary(s, {"A": "one", "B": "two"})
+    assert "pairs (colours swapped): A won both 0, split 1, B won both 0" in text
     assert "A's score 50.0%" in text and "Elo A-B +0" in text and "resignation 1" in text
 
 
 def test_cpu_per_move_counts_only_games_whose_engine_told_it():
-    told, untold = _record("A", "A"), _record("B", "A")
+    told, untold = _record("A", "A", index=0), _record("B", "A", index=1)
     told["cpu_seconds"] = {"A": 2.0, "B": None}
     untold["cpu_seconds"] = {"A": None, "B": None}
     s = summarize([told, untold])
@@ -114,7 +117,8 @@ def test_cpu_per_move_counts_only_games_whose_engine_told_it():
 
 
 def test_summary_of_a_clean_sweep_has_an_open_elo_interval():
-    s = summarize([_record("A", "A"), _record("B", "A", result="W+2")])
+    s = summarize([_record("A", "A", index=0), _record("B", "A", result="W+2", index=1)])
+    assert s["pairs"] == {"A": 1, "split": 0, "B": 0}
     assert s["win_rate_a"] == 1.0 and s["elo_a_minus_b"] is None and s["elo_95"][1] is None
     # two wins prove little: the interval still reaches below zero
     assert s["elo_95"][0] == round(elo_difference(wilson_interval(2, 2)[0]), 1) == -113.4
