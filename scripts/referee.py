@@ -211,7 +211,7 @@ class Referee:
         self.engines = engines
         self.label_of = {Color.BLACK: spec.black, Color.WHITE: spec.white}
         self.game: Optional[Game] = None
-        self.outcome_times: Dict[str, List[float]] = {"A": [], "B": []}
+        self.move_seconds: Dict[str, List[float]] = {"A": [], "B": []}
         self.clocks: Dict[str, Clock] = {}
         self.cpu_at_start: Optional[Dict[str, Optional[float]]] = None
         if settings.time_control is not None:
@@ -351,7 +351,7 @@ class Referee:
         except GtpFailure as err:
             raise self._forfeit(label, err) from err
         elapsed = time.monotonic() - started
-        self.outcome_times[label].append(elapsed)
+        self.move_seconds[label].append(elapsed)
         if clock is not None:
             clock.spend(elapsed)
         if answer.strip().lower() == "resign":
@@ -468,7 +468,7 @@ class Referee:
     def _outcome(self, result: str, winner: Optional[str], reason: str, detail: str) -> GameOutcome:
         game = self.game
         faulty = tuple(label for label in LABELS if not self.engines[label].alive)
-        outcome = GameOutcome(game, result, winner, reason, detail, self.outcome_times, faulty=faulty)
+        outcome = GameOutcome(game, result, winner, reason, detail, self.move_seconds, faulty=faulty)
         outcome.cpu_seconds = self._cpu_used()
         if game is not None:
             outcome.komi = game.komi
