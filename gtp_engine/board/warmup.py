@@ -7,6 +7,7 @@ The engine also runs it in the background at start (``board.start_warmup``).
 import argparse
 import contextlib
 import hashlib
+import os
 import sys
 import tempfile
 import time
@@ -18,19 +19,30 @@ except ImportError:  # not POSIX: no lock, each warm-up compiles on its own
     fcntl = None
 
 
+def _stamp() -> Path:
+    """A path prefix naming this kernels source (path, size, time), cache and Python."""
+    source = Path(__file__).with_name("kernels.py").resolve()
+    info = source.stat()
+    key = "|".join((str(source), str(info.st_size), str(info.st_mtime_ns),
+                    os.environ.get("NUMBA_CACHE_DIR", ""), sys.version))
+    return Path(tempfile.gettempdir()) / f"vargo-kernels-{hashlib.sha1(key.encode()).hexdigest()[:16]}"
+
+
 @contextlib.contextmanager
 def one_compile_at_a_time():
-    """A machine-wide lock around the compile: engines started together (a match, a test
-    run) then compile once, and the others load the result from the cache."""
-    if fcntl is None:
+    """A machine-wide lock around the first compile of this source: engines started together
+    (a match, a test run) then compile once, and the others load the result from the cache.
+    Once a compile has succeeded, loads take no lock (they can run side by side)."""
+    stamp = _stamp()
+    ready = stamp.with_suffix(".ready")
+    if fcntl is None or ready.exists():
         yield
         return
-    source = Path(__file__).with_name("kernels.py").resolve()
-    tag = hashlib.sha1(str(source).encode()).hexdigest()[:12]
-    with open(Path(tempfile.gettempdir()) / f"vargo-kernels-{tag}.lock", "w") as lock:
+    with open(stamp.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield
+            ready.touch()
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
