@@ -130,3 +130,18 @@ def test_importing_the_board_does_not_import_numba():
     done = subprocess.run([sys.executable, "-c", code], cwd=str(ROOT), capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_background_warmup_switches_to_the_compiled_kernels(compiled):
+    """start_warmup returns at once; when its thread ends, positions use compiled code (the
+    cache is warm here: the fixture compiled)."""
+    code = ("import gtp_engine.board as b\n"
+            "assert not b.compiled()\n"
+            "thread = b.start_warmup()\n"
+            "assert b.start_warmup() is thread\n"
+            "b.Position(9, 0).play(1, (4, 4))\n"
+            "thread.join()\n"
+            "print(b.compiled())\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=str(ROOT), capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "True"

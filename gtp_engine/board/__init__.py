@@ -52,6 +52,11 @@ class Position(size, capture, terrain=None):
   .false_liberties() -> list[Point]            empty points that are false liberties (L1)
   .rows() -> list[str]                         top row first, 'X' 'O' '.' per point
   .is_own_eye(color, point) -> bool            the single-point eye random play never fills
+  .playout(color, seed, scoring, fort_value=0, skip_own_eyes=True, max_moves=None)
+        -> PlayoutResult(black_halves, white_halves, moves, end)   random play to the end,
+                                               in place (copy first), reproducible by seed
+  .playouts(color, count, seed, scoring, fort_value=0, komi_halves=0, ...)
+        -> (black win share, ownership per point)   many playouts, position unchanged
 
 Compilation (never on the protocol path): until the numba kernels are compiled, ``Position``
 runs the same kernel source as plain Python (slow but immediate).
@@ -66,4 +71,4 @@ from .constants import (CAPTURE_FLIP_REMOVE, CAPTURE_LOOSE, CAPTURE_MEALS, CAPTU
                         MOUNTAIN, PLAIN, SCORE_AREA, SCORE_STONES, SCORE_STONES_NOT_MEALS, WATER)
 from .effects import MoveEffects
 from ._backend import compile_now, compiled, start_warmup
-from .position import Position
+from .position import PlayoutResult, Position
