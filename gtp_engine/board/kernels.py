@@ -116,13 +116,10 @@ def effects_length(size):
 # --------------------------------------------------------------------------- helpers
 @jit
 def init_state(st, size, kinds):
-    """Fill ``st`` (shape ``state_shape(size)``) with an empty board; ``kinds`` (int32,
-    size*size, ``row*size + col``) gives the terrain."""
+    """Set up an empty board in ``st`` (zeros of shape ``state_shape(size)``); ``kinds``
+    (int32, size*size, ``row*size + col``) gives the terrain."""
     w = size + 2
     a = w * w
-    for i in range(st.shape[0]):
-        for j in range(st.shape[1]):
-            st[i, j] = 0
     st[HDR, H_SIZE] = size
     st[HDR, H_WIDTH] = w
     st[HDR, H_AREA] = a
@@ -732,7 +729,8 @@ def _connected_without(st, work, root, cell, size_left):
         seen[count] = s
         count += 1
         for q in (s - 1, s + 1, s - w, s + w):
-            if mark[q] == 0 and st[GID, q] == root and (st[BOARD, q] == BLACK or st[BOARD, q] == WHITE):
+            if mark[q] == 0 and (st[BOARD, q] == BLACK or st[BOARD, q] == WHITE) \
+                    and st[GID, q] == root:
                 mark[q] = 1
                 stack[top] = q
                 top += 1
@@ -1203,7 +1201,8 @@ def playout(st, zob, work, spare, out, owner, color, skip_own_eyes, max_moves, r
         if played:
             moves += 1
             passes = 0
-            if out[E_FLIPPED] > 0 and st[HDR, H_BLACKS + 2 - color] == 0 and st[HDR, H_CAPTURE] == CAPTURE_FLIP_REMOVE:
+            annihilated = out[E_FLIPPED] > 0 and st[HDR, H_BLACKS + 2 - color] == 0
+            if annihilated and st[HDR, H_CAPTURE] == CAPTURE_FLIP_REMOVE:
                 reason = 1
                 break
         else:
