@@ -20,10 +20,10 @@ from typing import List, Optional, Tuple
 
 from gtp_engine.board import MOUNTAIN, PLAIN, WATER
 from gtp_engine.coords import Color, format_vertex
-from gtp_engine.errors import EngineError, IllegalMoveError
+from gtp_engine.errors import EngineError, IllegalMoveError, TerrainError
 from gtp_engine.game import Game
 from gtp_engine.rules import Go, find_rules
-from gtp_engine.rules.terrain_map import TerrainMap, TerrainParams
+from gtp_engine.rules.terrain_map import TerrainMap, TerrainParams, interleave_forts
 
 from .errors import SgfError
 from .values import parse_params, parse_point, parse_point_list, show
@@ -170,15 +170,10 @@ def place_forts(game: Game, root) -> None:
     """FB/FW in placement order: White's first fort, then Black's, alternately (T2)."""
     lists = {color: points_of(root, ident, game.size, compressed=False)
              for color, ident in ((Color.BLACK, "FB"), (Color.WHITE, "FW"))}
-    black, white = lists[Color.BLACK], lists[Color.WHITE]
-    if not len(black) <= len(white) <= len(black) + 1:
-        raise SgfError(f"node 0: bad forts: white places first and then alternately, "
-                       f"but FW has {len(white)} and FB {len(black)}")
-    order = []
-    for i, point in enumerate(white):
-        order.append((Color.WHITE, point))
-        if i < len(black):
-            order.append((Color.BLACK, black[i]))
+    try:
+        order = interleave_forts(lists[Color.WHITE], lists[Color.BLACK])
+    except TerrainError as err:
+        raise SgfError(f"node 0: bad forts: {err} (FW has {len(lists[Color.WHITE])}, FB {len(lists[Color.BLACK])})")
     for color, point in order:
         try:
             game.place_fort(color, point)

@@ -219,7 +219,7 @@ def test_fort_on_a_mountain_is_refused():
 def test_forts_out_of_order_are_refused():
     game = terrain_game()
     black = [point_text(p, 9).encode() for c, p in game.forts if c is B]
-    with pytest.raises(SgfError, match=r"node 0: bad forts: white places first"):
+    with pytest.raises(SgfError, match=r"node 0: bad forts: white places first and then alternately"):
         game_from_sgf(terrain_file(game, FW=None, FB=black))
 
 

@@ -70,31 +70,10 @@ def terrain_load(engine, args):
     if len(args) == 2:
         terrain.validate()
     game.set_terrain(terrain)
-    for color, point in _forts_in_text(args[0], terrain.size):
+    for color, point in TerrainMap.forts_in_text(args[0]):
         game.place_fort(color, point)
     engine.place_auto_forts()
     return ""
-
-
-def _forts_in_text(text: str, size: int):
-    """The ``w``/``b`` letters of a map text as forts in placement order (White first)."""
-    from ..coords import Color, reading_order
-    rows = ["".join(row.split()) for row in text.split("/")]
-    found = {Color.WHITE: [], Color.BLACK: []}
-    for top_index, row in enumerate(rows):
-        for col, char in enumerate(row):
-            if char in "wb":
-                found[Color.WHITE if char == "w" else Color.BLACK].append((size - 1 - top_index, col))
-    whites, blacks = reading_order(found[Color.WHITE]), reading_order(found[Color.BLACK])
-    if not len(blacks) <= len(whites) <= len(blacks) + 1:
-        raise GtpError(f"forts are placed alternately, White first: {len(whites)} white and "
-                       f"{len(blacks)} black forts cannot be")
-    order = []
-    for index, point in enumerate(whites):
-        order.append((Color.WHITE, point))
-        if index < len(blacks):
-            order.append((Color.BLACK, blacks[index]))
-    return order
 
 
 @TABLE.query("terrain_show")

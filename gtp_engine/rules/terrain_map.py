@@ -438,6 +438,19 @@ class TerrainMap:
                    defaults.forts if forts_per_side is None else forts_per_side,
                    defaults.fort_value if fort_value is None else fort_value)
 
+    @staticmethod
+    def forts_in_text(text: str) -> List[Tuple[Color, Point]]:
+        """The forts written ``w``/``b`` in a ``to_text`` form, in placement order: each side's
+        in reading order, interleaved White first (``interleave_forts``)."""
+        rows = ["".join(row.split()) for row in text.split("/")]
+        size = len(rows)
+        found = {Color.WHITE: [], Color.BLACK: []}
+        for top_index, row in enumerate(rows):
+            for col, char in enumerate(row):
+                if char in "wb":
+                    found[Color.WHITE if char == "w" else Color.BLACK].append((size - 1 - top_index, col))
+        return interleave_forts(reading_order(found[Color.WHITE]), reading_order(found[Color.BLACK]))
+
     # ----------------------------------------------------------------- rules
     def groups(self) -> List[TerrainGroup]:
         """Every terrain group (maximal 4-connected set of one non-plain kind), in reading order
@@ -604,3 +617,18 @@ def _grow_group(size: int, kinds: List[int], kind: int, target: int, rng: Stable
         if not in_group[index] and _can_join(size, in_group, index, len(members)):
             join(index)
     return members
+
+
+def interleave_forts(white: Sequence[Point], black: Sequence[Point]) -> List[Tuple[Color, Point]]:
+    """Each side's forts, in its own placement order, as one placement order: White first, then
+    alternately (T2). Raises TerrainError when the counts cannot come from alternate placement
+    (White has as many forts as Black, or one more)."""
+    if not len(black) <= len(white) <= len(black) + 1:
+        raise TerrainError(f"white places first and then alternately, so {len(white)} white and "
+                           f"{len(black)} black forts cannot be")
+    order = []
+    for index, point in enumerate(white):
+        order.append((Color.WHITE, point))
+        if index < len(black):
+            order.append((Color.BLACK, black[index]))
+    return order
