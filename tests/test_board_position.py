@@ -321,6 +321,23 @@ def test_loose_flip_of_a_group_not_touching_the_placed_stone():
     assert position.false_liberties() == []
 
 
+def test_loose_flip_gives_back_the_true_liberty_a_friend_needs():
+    # Black C1 makes B1 false, and B1 is black A1's only liberty; but B1 was also the last
+    # true liberty of white A2-B2, which flips, and then B1 touches black only: legal (L3 is
+    # judged after the flips)
+    position = build("""
+        . . . . .
+        . . . . .
+        X X . . .
+        O O X . .
+        X . . . .""", CAPTURE_LOOSE)
+    assert position.illegal_reason(B, v("C1", 5)) is None
+    effects = position.play(B, v("C1", 5))
+    assert vs(effects.flipped) == ["A2", "B2"]
+    assert position.rows()[2:] == ["XX...", "XXX..", "X.X.."]
+    assert position.false_liberties() == []
+
+
 def test_loose_two_groups_flip_together():
     position = build("""
         . O . . .
