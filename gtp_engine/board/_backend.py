@@ -60,19 +60,32 @@ def compile_now():
 
 def _warm_in_background():
     try:
-        env = dict(os.environ)
-        root = str(Path(__file__).resolve().parents[2])
-        env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
-        done = subprocess.run([sys.executable, "-m", "gtp_engine.board.warmup", "--quiet"],
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, env=env, check=False)
-        if done.returncode != 0:
-            _log.warning("kernel warm-up subprocess failed (%s); compiling in-process",
-                         done.stderr.decode(errors="replace").strip()[-500:])
-        compile_now()
+        from .warmup import cache_is_warm
+        if not cache_is_warm():
+            _fill_cache_in_subprocess()
+        compile_now()  # loads from the cache: a second or two, shared with the protocol thread
         _log.info("compiled board kernels in use")
     except Exception:  # the mirror keeps working; say why the fast path is missing
         _log.exception("could not compile the board kernels; staying with pure Python")
+
+
+def _fill_cache_in_subprocess():
+    """Compile in a child process, so the compile never holds this process's GIL. The child
+    gets a pipe as stdin that only we hold: if we die while it waits for another compile, it
+    sees end of file and leaves (engines started and stopped by a test run leave no orphans)."""
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    child = subprocess.Popen([sys.executable, "-m", "gtp_engine.board.warmup", "--quiet",
+                              "--exit-with-parent"],
+                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, env=env)
+    errors = child.stderr.read()
+    child.wait()
+    child.stdin.close()
+    if child.returncode != 0:
+        _log.warning("kernel warm-up subprocess failed (%s); compiling in-process",
+                     errors.decode(errors="replace").strip()[-500:])
 
 
 def start_warmup() -> threading.Thread:

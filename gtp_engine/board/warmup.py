@@ -10,6 +10,7 @@ import hashlib
 import os
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -47,13 +48,35 @@ def one_compile_at_a_time():
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+def cache_is_warm() -> bool:
+    """Whether a compile of exactly this source has succeeded (then loading the kernels takes a
+    moment and needs no separate process). Cheap: one file test, no numba import."""
+    return _stamp().with_suffix(".ready").exists()
+
+
+def _leave_when_parent_leaves(compiling: threading.Event) -> None:
+    """Exit at end of standard input (the parent holds the only write end) unless already
+    compiling: finishing a compile helps the next engine, waiting for the lock helps nobody."""
+    def watch():
+        sys.stdin.buffer.read()
+        if not compiling.is_set():
+            os._exit(0)
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gtp_engine.board.warmup",
                                      description="compile the board kernels into the numba cache")
     parser.add_argument("--quiet", action="store_true", help="print nothing")
+    parser.add_argument("--exit-with-parent", action="store_true",
+                        help="give up while waiting for another compile when stdin closes")
     args = parser.parse_args(argv)
     start = time.perf_counter()
+    compiling = threading.Event()
+    if args.exit_with_parent:
+        _leave_when_parent_leaves(compiling)
     with one_compile_at_a_time():
+        compiling.set()
         from . import kernels
         kernels.warm_all()
     if not args.quiet:
