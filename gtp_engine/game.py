@@ -199,7 +199,7 @@ class Game:
         self.moves: List[MoveRecord] = []
         self._positions: List[Position] = [initial]
         self._seen: Counter = Counter([initial.zobrist])
-        self._annihilated = False
+        self._annihilated_by: Optional[int] = None  # index of the move that ended the game by G4
 
     def _build_initial(self) -> Position:
         kinds = self.terrain.kinds if self.terrain is not None else None
@@ -231,7 +231,7 @@ class Game:
     @property
     def end_reason(self) -> Optional[str]:
         """``'annihilation'`` (G4), ``'two passes'`` (C3), or None while the game goes on."""
-        if self._annihilated:
+        if self._annihilated_by is not None:
             return "annihilation"
         if len(self.moves) >= 2 and self.moves[-1].is_pass and self.moves[-2].is_pass:
             return "two passes"
@@ -253,22 +253,22 @@ class Game:
     def play(self, color: Color, move: Move) -> MoveRecord:
         """Play a placement or a pass (None) for ``color`` and return what it did.
 
-        Either colour may move (GTP setup practice, C3); a pass by the last mover, a move after
-        annihilation (C5), before all forts (T2), or one the rules forbid raises
-        IllegalMoveError with the reason, and changes nothing.
+        Either colour may move (GTP setup practice, C3); a pass by the last mover, a placement
+        after annihilation (C5: passes stay legal, so two-pass controllers can finish), any move
+        before all forts (T2), or one the rules forbid raises IllegalMoveError with the reason,
+        and changes nothing.
         """
         record, position, annihilates = self._next(color, move)
         self.moves.append(record)
         self._positions.append(position)
         self._seen[position.zobrist] += 1
-        self._annihilated = annihilates
+        if annihilates:
+            self._annihilated_by = len(self.moves) - 1
         return record
 
     def _next(self, color: Color, move: Move):
         on_board = move is None or all(0 <= v < self.size for v in move)
         text = format_vertex(move) if on_board else str(move)  # no vertex names far off the board
-        if self._annihilated:
-            raise IllegalMoveError(Illegal.GAME_OVER, text)
         if self.fort_turn is not None:
             raise IllegalMoveError(Illegal.FORTS_PENDING, text)
         if move is None:
@@ -276,6 +276,8 @@ class Game:
             if last is not None and last.color == color:
                 raise IllegalMoveError(Illegal.REPEATED_PASS, text)
             return MoveRecord(color, None, None), self.position, False
+        if self._annihilated_by is not None:
+            raise IllegalMoveError(Illegal.GAME_OVER, text)
         position = self.position.copy()
         effects = position.play(color, move)
         if self.rules.superko and self._seen[position.zobrist]:
@@ -291,7 +293,8 @@ class Game:
         record = self.moves.pop()
         position = self._positions.pop()
         self._seen[position.zobrist] -= 1
-        self._annihilated = False  # only the last move can have annihilated (nothing follows it)
+        if self._annihilated_by is not None and self._annihilated_by >= len(self.moves):
+            self._annihilated_by = None
         return record
 
     def undo_to(self, move_number: int) -> None:
@@ -308,7 +311,7 @@ class Game:
         for the side to move and is not listed.
         """
         color = self.to_move if color is None else color
-        if self._annihilated or self.fort_turn is not None:
+        if self._annihilated_by is not None or self.fort_turn is not None:
             return []
         points = self.position.legal_points(color, skip_own_eyes)
         if self.rules.superko:

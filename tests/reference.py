@@ -463,9 +463,8 @@ class RefGame:
         return None
 
     def check_pass(self, color: Color) -> None:
-        """A pass is legal for anyone but the last mover (C3), until an annihilation (G4)."""
-        if self.annihilated:
-            raise IllegalMoveError(Illegal.GAME_OVER)
+        """A pass is legal for anyone but the last mover (C3), even after an annihilation (C5
+        forbids only placements)."""
         if self.moves and self.moves[-1][0] == color:
             raise IllegalMoveError(Illegal.REPEATED_PASS)
 

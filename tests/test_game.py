@@ -132,11 +132,18 @@ def test_G4_C5_annihilation_is_final_until_undone():
     """)
     game.play(W, (0, 1))
     assert game.end_reason == "annihilation"
-    for color, move in ((B, (1, 1)), (B, None), (W, None)):
+    for color in (B, W):
         with pytest.raises(IllegalMoveError) as caught:
-            game.play(color, move)
+            game.play(color, (1, 1))
         assert caught.value.reason == Illegal.GAME_OVER
     assert game.legal_moves(B) == [] and game.legal_moves(W) == []
+    # C3/C5: passes stay legal, so controllers that end games by two passes can finish
+    game.play(B, None)
+    game.play(W, None)
+    assert game.end_reason == "annihilation" and game.legal_moves(B) == []
+    game.undo()
+    game.undo()
+    assert game.end_reason == "annihilation"
     game.undo()
     assert not game.over
     assert game.position.rows() == ["XXX", "XXX", "X.O"]

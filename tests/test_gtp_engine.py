@@ -129,6 +129,15 @@ def test_legal_moves_are_the_games_plus_pass_and_empty_when_over():
     assert gtp(engine, "gogui-rules_legal_moves") == ""
 
 
+def test_legal_moves_while_forts_are_pending_is_an_error_not_a_finished_game():
+    """GoGui takes an empty list for game over: a ruler started without its forts must say why."""
+    engine = make_engine("terrain", 9)
+    message = refused(engine, "gogui-rules_legal_moves")
+    assert "forts not yet placed (white places the next one)" in message and "--forts auto" in message
+    gtp_lines(engine, "genfort w\ngenfort b\ngenfort w\ngenfort b")
+    assert gtp(engine, "gogui-rules_legal_moves").split()[-1] == "pass"
+
+
 def test_genmove_plays_a_legal_move_on_our_board_and_is_reproducible():
     answers = []
     for _ in range(2):

@@ -160,8 +160,8 @@ def test_move_after_goncrete_annihilation_is_refused():
     """)
     game.play(W, marks["A"])
     assert game.over
-    data = game_to_sgf(game)[:-2] + b";B[])"
-    with pytest.raises(SgfError, match=r"node 2 \(move 2\): illegal move B\[\]: game over"):
+    data = game_to_sgf(game)[:-2] + b";B[];W[];B[bb])"
+    with pytest.raises(SgfError, match=r"node 4 \(move 4\): illegal move B\[bb\]: game over"):
         game_from_sgf(data)
 
 

@@ -5,13 +5,15 @@ which GoGui shows the true board of every game, and scripts read it.
   are empty points here; ``gogui-rules_board_gfx`` draws them).
 - ``gogui-rules_legal_moves``: upper-case vertices in reading order, then ``pass``; empty exactly
   when the game is over (GoGui ends the game on an empty answer). While forts are pending no
-  stone and no pass is legal, so the answer is empty too: a ruler needs ``--forts`` or
-  ``--setup`` on its command line.
+  stone and no pass is legal, yet the game is not over: the answer is an error that tells the
+  user how to start a ruler with its forts (``--forts`` or ``--setup``), which GoGui shows,
+  rather than an empty list that GoGui would take for a finished game.
 - ``gogui-rules_captured_count``: stones captured by Black, then by White (Go captures and
   Goncrete removals; Loose flips and Disto meals take nothing off the board).
 """
 
 from ..coords import Color, format_vertex
+from .errors import GtpError
 from .table import CommandTable
 
 TABLE = CommandTable("gogui rules")
@@ -39,7 +41,11 @@ def side_to_move(engine, args):
 @TABLE.query("gogui-rules_legal_moves")
 def legal_moves(engine, args):
     game = engine.game
-    if game.over or game.fort_turn is not None:
+    if game.fort_turn is not None:
+        raise GtpError(f"forts not yet placed ({game.fort_turn.word} places the next one): start "
+                       "the engine with --forts auto, --forts V,V,... or --setup FILE.sgf, "
+                       "or place them with fort/genfort")
+    if game.over:
         return ""
     return " ".join([format_vertex(p) for p in game.legal_moves()] + ["pass"])
 
