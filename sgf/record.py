@@ -36,6 +36,9 @@ def parse(data: bytes) -> sgf.Sgf_game:
     size_values = coarse.sequence[0].get("SZ")
     if size_values:
         raw = size_values[0].strip()
+        columns, _, rows = raw.partition(b":")  # FF[4] also writes SZ[columns:rows]
+        if rows.strip() == columns.strip():
+            raw = columns.strip()
         if not raw.isdigit() or not 1 <= int(raw) <= MAX_SIZE_SGFMILL:
             raise SgfError(f"node 0: bad SZ[{show(raw)}]: not a square board size we can play")
         size_values[0] = raw
