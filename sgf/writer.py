@@ -134,7 +134,7 @@ def write_root(root, game, options: WriteOptions, result: Optional[str]) -> None
         root.set("AB", black)
     if white:
         root.set("AW", white)
-    if black and not white and rules.allows_handicap:
+    if len(black) >= 2 and not white and rules.allows_handicap:  # GTP handicap is 2 stones or more
         root.set("HA", len(black))
     if game.terrain is not None:
         write_terrain(root, game)
