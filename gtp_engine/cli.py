@@ -1,11 +1,10 @@
 """The command line: ``python -m gtp_engine`` and ``vargo`` take the same options.
 
-Options are checked in two steps. What can be checked without the rules core (numbers,
-vertex syntax, a readable ``--setup`` file) is checked before the first command is read. The
-game itself (rules, size, komi, map, forts) is built in a background thread, because the rules
-core imports numba, which takes longer than a controller should wait for ``name``. Any bad
-option ends the process with a message on stderr and exit code 2, before or shortly after the
-first answers.
+Options are checked before the first command is read: the numbers and vertices by the parser,
+then the game they describe is built (rules, size, komi, map, forts; a fifth of a second, as
+the board runs as plain Python until its compiled kernels are ready). A bad option, or options
+that do not fit together, end the process with a message on stderr and exit code 2 before any
+answer, so a frontend sees an engine that failed to start, not one that dies later.
 
 Everything about the game follows from the command line alone, deterministically: GoGui starts
 a second process as the ruler with the same command line and never sends it ``boardsize``,
@@ -15,11 +14,8 @@ a second process as the ruler with the same command line and never sends it ``bo
 import argparse
 import logging
 import math
-import os
 import re
 import sys
-import threading
-from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
@@ -185,38 +181,21 @@ def build_game(options: Options):
     return game
 
 
-def _build_in_background(options: Options) -> Future:
-    """Build the game in a thread; a failure is a usage error that ends the process."""
-    future: Future = Future()
-
-    def run():
-        try:
-            from . import board
-            warmup = getattr(board, "start_warmup", None)
-            if warmup is not None:
-                warmup()
-            future.set_result(build_game(options))
-        except EngineError as err:  # options that do not fit together
-            sys.stderr.write(f"{NAME}: error: {err}\n")
-            sys.stderr.flush()
-            os._exit(USAGE_ERROR)
-        except BaseException as err:  # a bug: report it, and let waiting commands see it
-            logging.getLogger(__name__).exception("building the game failed")
-            future.set_exception(err)
-
-    threading.Thread(target=run, name="build-game", daemon=True).start()
-    return future
-
-
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run a GTP session on stdin/stdout; returns the exit code."""
     options = parse_options(argv)
     logging.basicConfig(stream=sys.stderr, level=options.log_level.upper(),
                         format=f"{NAME} %(levelname)s %(name)s: %(message)s")
+    try:
+        game = build_game(options)
+    except EngineError as err:  # options that do not fit together
+        sys.stderr.write(f"{NAME}: error: {err}\n")
+        return USAGE_ERROR
+    from . import board
     from .gtp import GtpEngine, serve
+    board.start_warmup()
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # whatever prints by mistake must not corrupt the protocol
-    game = _build_in_background(options)
     engine = GtpEngine(game, options.engine_settings())
     try:
         serve(engine, sys.stdin.buffer, out)
@@ -224,5 +203,4 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         pass
     except KeyboardInterrupt:
         return 130
-    # Bad options found by the build end the process with code 2 even when the input ended first.
-    return 0 if game.exception() is None else 1
+    return 0

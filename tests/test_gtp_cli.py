@@ -70,7 +70,8 @@ def test_bad_options_exit_with_code_2_and_a_message(args, message):
     result = run_engine(args, "name\n")
     assert result.returncode == 2
     assert message in result.stderr.decode()
-    assert all(block.startswith("=") for block in result.stdout.decode().split("\n\n")[:-1])
+    # nothing answered: a frontend sees an engine that failed to start, not one that dies later
+    assert result.stdout == b""
 
 
 def test_name_version_and_quit():

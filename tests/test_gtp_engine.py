@@ -379,18 +379,6 @@ def test_false_liberties_gfx_in_loose():
     assert gtp(engine, "gogui-rules_board_gfx") == ""       # no terrain, no meals, no flips
 
 
-def test_start_up_commands_need_no_game():
-    """Controllers send these first; they must not wait for the game built in the background."""
-    from concurrent.futures import Future
-    engine = GtpEngine(Future(), EngineSettings())          # a game that never arrives
-    assert gtp(engine, "name") == "vargo"
-    assert gtp(engine, "protocol_version") == "2"
-    assert gtp(engine, "version") == "0.1.0"
-    assert gtp(engine, "known_command genmove") == "true"
-    assert "genmove" in gtp(engine, "list_commands").split("\n")
-    assert engine._game is None
-
-
 def test_terrain_load_reads_back_what_terrain_show_writes():
     engine = make_engine("terrain", 9, seed=2)
     for color in "wbwb":
@@ -404,17 +392,6 @@ def test_terrain_load_reads_back_what_terrain_show_writes():
     assert "alternately" in refused(other, "terrain_load bb.../...../...../...../.....")
     assert "already placed" in refused(other, "terrain_load wbwbw/...../...../...../.....")
     assert gtp(other, "terrain_show") == before
-
-
-def test_a_game_that_could_not_be_built_ends_the_session():
-    import io
-    from concurrent.futures import Future
-    from gtp_engine.gtp import serve
-    broken = Future()
-    broken.set_exception(RuntimeError("Disk on fire"))
-    out = io.BytesIO()
-    serve(GtpEngine(broken), io.BytesIO(b"1 name\n2 play b D4\n3 name\n"), out)
-    assert out.getvalue() == b"=1 vargo\n\n?2 the game could not be built: disk on fire\n\n"
 
 
 def test_printsgf_view_form_shows_the_true_board_to_go_viewers():

@@ -11,16 +11,11 @@ stream server with the error contract:
 - any other exception answers ``? internal error: ...`` and prints the traceback on stderr;
 - after any failure the session is exactly as before the command: state-changing handlers run
   on a snapshot that is restored when they raise.
-
-``game`` may be a ``concurrent.futures.Future`` of the game, built in the background (see
-``cli``), so that ``name`` and the other commands that need no game answer at once; the first
-command that needs the game waits for it.
 """
 
 import random
 import sys
 import traceback
-from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
@@ -78,8 +73,7 @@ class GtpEngine:
 
     def __init__(self, game, settings: EngineSettings = EngineSettings(),
                  tables: Optional[List[CommandTable]] = None):
-        self._game_source = game
-        self._game = None if isinstance(game, Future) else game
+        self.game = game
         self.settings = settings
         self.rng = random.Random(settings.seed)
         self.time_control = TimeControl()
@@ -98,22 +92,6 @@ class GtpEngine:
     name = NAME
     version = __version__
     protocol_version = PROTOCOL_VERSION
-
-    # ----------------------------------------------------------------- the game
-    @property
-    def game(self):
-        """The game; waits for a game still being built in the background. If building it
-        failed, no command that needs it can work: GtpFatalError ends the session."""
-        if self._game is None:
-            try:
-                self._game = self._game_source.result()
-            except Exception as err:
-                raise GtpFatalError(f"the game could not be built: {err}".lower()) from err
-        return self._game
-
-    @game.setter
-    def game(self, game) -> None:
-        self._game = game
 
     # ----------------------------------------------------------------- commands
     def command_names(self) -> List[str]:
@@ -163,7 +141,7 @@ class GtpEngine:
     def _restore(self, snapshot) -> None:
         if snapshot is None:
             return
-        self._game, self.settings, self.time_control, self.time_left, rng_state = snapshot
+        self.game, self.settings, self.time_control, self.time_left, rng_state = snapshot
         self.rng.setstate(rng_state)
 
     # ----------------------------------------------------------------- helpers for handlers
