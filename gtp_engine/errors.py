@@ -37,7 +37,7 @@ class Illegal(Enum):
     FORT = "on a fort"
     GAME_OVER = "game over"
     FORTS_PENDING = "forts not yet placed"
-    REPEATED_PASS = "repeated pass by the same player"
+    REPEATED_PASS = "pass by the player who moved last"
     OFF_BOARD = "off the board"
 
 

@@ -21,6 +21,7 @@ Results use SGF's forms: ``B+3.5``, ``W+R`` (resignation), ``B+T`` (time), ``W+F
 
 import math
 import random
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
@@ -303,6 +304,8 @@ class Referee:
             except GtpFailure as err:
                 raise self._forfeit(label, err) from err
         if not estimates:
+            print(f"warning: game {self.spec.index + 1}: no engine gave a fair komi estimate; "
+                  f"playing at komi {_komi_text(self.game.komi)}", file=sys.stderr, flush=True)
             return
         komi = nearest_komi(self.game.rules, sum(estimates) / len(estimates))
         self.game.set_komi(komi)

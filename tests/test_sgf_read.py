@@ -126,7 +126,7 @@ def test_rules_come_from_vr_else_ru(root, expected):
     (b"(;SZ[9];B[zz])", r"node 1 \(move 1\): bad move B\[zz\]: point zz is off the 9x9 board"),
     (b"(;SZ[9];B[e])", r"node 1 \(move 1\): bad move B\[e\]: bad point e"),
     (b"(;SZ[9];B[ee]W[cc])", r"node 1 \(move 1\): a node with both B and W"),
-    (b"(;SZ[9];B[];B[])", r"node 2 \(move 2\): illegal move B\[\]: repeated pass"),
+    (b"(;SZ[9];B[];B[])", r"node 2 \(move 2\): illegal move B\[\]: pass by the player who moved last"),
     (b"(;SZ[9]AE[aa])", r"node 0: AE \(remove stones\) is not supported"),
     (b"(;SZ[9]AB[aa:zz])", r"node 0: bad AB: point zz is off the 9x9 board"),
 ])

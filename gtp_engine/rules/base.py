@@ -43,10 +43,15 @@ class Rules:
     @classmethod
     def check_komi(cls, komi: float) -> None:
         """Raise RulesError unless ``komi`` is finite and a multiple of 0.5 (RULES C6)."""
-        if not isinstance(komi, (int, float)) or not math.isfinite(komi) or abs(komi) > 1000:
-            raise RulesError(f"komi must be a finite number of reasonable size, not {komi!r}")
+        cls.check_komi_is_a_number(komi)
         if komi * 2 != int(komi * 2):
             raise RulesError(f"{cls.name} komi must be a multiple of 0.5, not {komi!r}")
+
+    @staticmethod
+    def check_komi_is_a_number(komi: float) -> None:
+        """Raise RulesError unless ``komi`` is a finite number of reasonable size."""
+        if not isinstance(komi, (int, float)) or not math.isfinite(komi) or abs(komi) > 1000:
+            raise RulesError(f"komi must be a finite number of reasonable size, not {komi!r}")
 
     @classmethod
     def winner(cls, black: float, white: float, last_mover: Optional[Color]) -> Optional[Color]:

@@ -32,7 +32,7 @@ class Loose(Rules):
     @classmethod
     def check_komi(cls, komi: float) -> None:
         """An even integer, negative allowed (L6, C6)."""
-        super().check_komi(komi)
+        cls.check_komi_is_a_number(komi)
         if komi != int(komi) or int(komi) % 2 != 0:
             raise RulesError(f"loose komi must be an even integer, not {komi!r}")
 
