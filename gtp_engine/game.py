@@ -8,6 +8,7 @@ mechanics are ``board.Position``'s. Every method that raises leaves the game exa
 History is a list of positions, one per move, so ``undo`` to any earlier point is a pop.
 """
 
+import itertools
 from collections import Counter
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple, Union
@@ -52,6 +53,9 @@ class Score:
         margin = self.margin
         text = str(int(margin)) if margin == int(margin) else str(margin)
         return f"{self.winner.letter.upper()}+{text}"
+
+
+_HISTORY_IDS = itertools.count(1)
 
 
 class Game:
@@ -197,6 +201,10 @@ class Game:
         if initial is None:
             initial = self._build_initial()
         self.moves: List[MoveRecord] = []
+        #: changes whenever a new history begins (clear, size, rules, map, forts, setup), and
+        #: not with moves or undo; copies share it. A record loaded from a file describes this
+        #: game only while the id is the one it had after loading.
+        self.history_id: int = next(_HISTORY_IDS)
         self._positions: List[Position] = [initial]
         self._seen: Counter = Counter([initial.zobrist])
         self._annihilated_by: Optional[int] = None  # index of the move that ended the game by G4

@@ -401,3 +401,21 @@ def test_printsgf_view_form_shows_the_true_board_to_go_viewers():
     record, view = gtp(engine, "printsgf"), gtp(engine, "printsgf - view")
     assert "AW[bc]" in view and "AW[bc]" not in record
     assert "only be 'view'" in refused(engine, "printsgf - raw")
+
+
+def test_printsgf_keeps_a_loaded_files_other_properties_until_a_new_game(tmp_path):
+    """A loaded record is written back with what we do not manage (players, event, comments,
+    unknown properties) while the game continues it; clear_board starts a game of our own."""
+    path = tmp_path / "in.sgf"
+    path.write_bytes(b"(;GM[1]FF[4]SZ[9]KM[7.5]PB[Ann]PW[Bob]EV[Club night]XX[custom]"
+                     b";B[ee]C[a good start];W[dd])")
+    engine = make_engine("go", 9)
+    gtp(engine, f"loadsgf {path}")
+    gtp(engine, "play b C3")
+    written = gtp(engine, "printsgf")
+    for kept in ("PB[Ann]", "PW[Bob]", "EV[Club night]", "XX[custom]", "C[a good start]", "B[cg]"):
+        assert kept in written, kept
+    refused(engine, "play b C3")                        # a failed command keeps the record
+    assert "XX[custom]" in gtp(engine, "printsgf")
+    gtp(engine, "clear_board")
+    assert "XX[custom]" not in gtp(engine, "printsgf") and "PB[Ann]" not in gtp(engine, "printsgf")

@@ -283,7 +283,9 @@ def loadsgf(engine, args):
     expect(args, 1, 2, usage="loadsgf FILE [MOVE_NUMBER]")
     move_number = parse_int(args[1], "move number", 1) if len(args) == 2 else None
     data = _read_file(args[0])
-    engine.game = sgf.game_from_sgf(data, move_number)
+    record = sgf.SgfRecord.from_bytes(data, move_number)
+    engine.game = record.game
+    engine.loaded_sgf = (record, record.game.history_id)
     return ""
 
 
@@ -297,7 +299,13 @@ def printsgf(engine, args):
     expect(args, 0, 2, usage="printsgf [FILE|-] [view]")
     if len(args) == 2 and args[1].lower() != "view":
         raise GtpError(f"the second argument can only be 'view', not {args[1]!r}")
-    data = sgf.game_to_sgf(engine.game, view=len(args) == 2)
+    view = len(args) == 2
+    record, history_id = engine.loaded_sgf or (None, None)
+    if record is not None and engine.game.history_id == history_id:
+        record.game = engine.game  # the loaded game, moves since included: keep the file's data
+        data = record.to_bytes(view=view)
+    else:
+        data = sgf.game_to_sgf(engine.game, view=view)
     if args and args[0] != "-":
         try:
             with open(args[0], "wb") as f:

@@ -74,6 +74,9 @@ class GtpEngine:
     def __init__(self, game, settings: EngineSettings = EngineSettings(),
                  tables: Optional[List[CommandTable]] = None):
         self.game = game
+        #: (SgfRecord, the game's history_id then) from the last loadsgf: printsgf keeps the
+        #: file's other properties while the game continues that history
+        self.loaded_sgf = None
         self.settings = settings
         self.rng = random.Random(settings.seed)
         self.time_control = TimeControl()
