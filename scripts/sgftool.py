@@ -106,6 +106,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     except SgfError as err:
         print(f"sgftool: error: {err}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # the reader went away (| head): nothing left to say
+        sys.stdout = None  # so that the interpreter's final flush does not complain again
+        return 0
 
 
 if __name__ == "__main__":
