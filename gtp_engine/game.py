@@ -214,7 +214,7 @@ class Game:
         position = Position(self.size, self.rules.capture, kinds)
         for color, point in self.forts:
             position.place_fort(color, point)
-        for color, point in getattr(self, "setup", []):
+        for color, point in self.setup:
             position.play(color, point)
         return position
 

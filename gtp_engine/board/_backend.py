@@ -6,9 +6,9 @@ functions, imported only when compiling or loading the cache) and once, at impor
 module, as the mirror (same source, ``jit`` the identity, no numba import). Both work on the
 same numpy arrays, so positions move freely from one to the other.
 
-- ``start_warmup()``: background thread: a ``python -m gtp_engine.board.warmup`` subprocess
-  fills the numba cache (the compile holds no lock of ours), then the compiled kernels are
-  loaded from the cache here and switched in.
+- ``start_warmup()``: background thread: unless a compile of this source already succeeded
+  (``warmup.cache_is_warm``), a ``python -m gtp_engine.board.warmup`` subprocess fills the
+  numba cache; then the compiled kernels are loaded from the cache here and switched in.
 - ``compile_now()``: the same, in the calling thread (scripts, tests, benchmarks).
 """
 

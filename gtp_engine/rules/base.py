@@ -55,16 +55,17 @@ class Rules:
 
     @classmethod
     def winner(cls, black: float, white: float, last_mover: Optional[Color]) -> Optional[Color]:
-        """The winner for final scores (komi included in ``white``), or None for a draw (C8).
+        """The winner for final scores (komi included in ``white``).
 
-        ``last_mover`` is the player who made the last move (pass or placement); only games
-        without draws use it.
+        Equal scores are a draw (None, C8), or in games without draws a loss for the player who
+        made the last move, the final pass (L5); with no move at all White wins (Black would
+        have passed first).
         """
-        if black > white:
-            return Color.BLACK
-        if white > black:
-            return Color.WHITE
-        return None
+        if black != white:
+            return Color.BLACK if black > white else Color.WHITE
+        if cls.has_draws:
+            return None
+        return last_mover.opponent if last_mover is not None else Color.WHITE
 
     def __repr__(self) -> str:
         return f"<rules {self.name}>"

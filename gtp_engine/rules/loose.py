@@ -1,9 +1,6 @@
 """Loose (RULES L1-L6): groups without a true liberty flip; the score is stones on the board."""
 
-from typing import Optional
-
 from .. import board
-from ..coords import Color
 from ..errors import RulesError
 from .base import Rules
 
@@ -35,14 +32,3 @@ class Loose(Rules):
         cls.check_komi_is_a_number(komi)
         if komi != int(komi) or int(komi) % 2 != 0:
             raise RulesError(f"loose komi must be an even integer, not {komi!r}")
-
-    @classmethod
-    def winner(cls, black: float, white: float, last_mover: Optional[Color]) -> Optional[Color]:
-        """On equal scores the player who made the last move (the final pass) loses (L5).
-
-        With no move at all, White (who would have passed last after Black's pass) wins.
-        """
-        won = super().winner(black, white, last_mover)
-        if won is not None:
-            return won
-        return last_mover.opponent if last_mover is not None else Color.WHITE
