@@ -14,6 +14,7 @@ a second process as the ruler with the same command line and never sends it ``bo
 import argparse
 import logging
 import math
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -54,6 +55,13 @@ def _finite(text: str) -> float:
     return value
 
 
+def _share(text: str) -> float:
+    value = _finite(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be a win rate between 0 and 1, not {text!r}")
+    return value
+
+
 def _positive_float(text: str) -> float:
     value = _finite(text)
     if value <= 0:
@@ -83,15 +91,22 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--komi", type=_finite, metavar="K",
                         help="komi (default: the game's, RULES C7; must fit RULES C6)")
     parser.add_argument("--playouts", type=_positive_int, metavar="N",
-                        help="playouts per move, fixed (for the search player)")
+                        help="simulations per move, fixed (default: 5000 when --time is not "
+                        "given either)")
     parser.add_argument("--time", type=_positive_float, metavar="SECONDS",
                         help="seconds per move when the controller sets no time control")
+    parser.add_argument("--max-memory", type=_positive_int, default=1024, metavar="MB",
+                        help="memory for the search trees, never exceeded (default 1024)")
     parser.add_argument("--seed", type=_seed, default=0, metavar="S",
                         help="seed of every random choice of the engine: moves, forts (default 0)")
-    parser.add_argument("--threads", type=_positive_int, default=1, metavar="N",
-                        help="search threads where supported (default 1)")
-    parser.add_argument("--resign", action="store_true",
-                        help="let genmove answer 'resign' when the position is hopeless")
+    parser.add_argument("--threads", type=_positive_int, default=os.cpu_count() or 1,
+                        metavar="N", help="search threads (default: the machine's cores, "
+                        f"{os.cpu_count() or 1} here)")
+    parser.add_argument("--resign", type=_share, nargs="?", const=0.1, metavar="WINRATE",
+                        help="let genmove resign when its win rate stays below WINRATE "
+                        "(default 0.1) for 3 moves in a row; off without this option")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no search summary on stderr after each genmove")
     parser.add_argument("--log-level", default="warning",
                         choices=["debug", "info", "warning", "error"], type=str.lower,
                         help="how much goes to stderr (default warning)")
@@ -118,18 +133,21 @@ class Options:
     time: Optional[float]
     seed: int
     threads: int
-    resign: bool
+    resign: Optional[float]
     log_level: str
     terrain_seed: int
     forts: object
     setup: Optional[str]
     setup_data: Optional[bytes]
+    max_memory: int = 1024
+    quiet: bool = False
 
     def engine_settings(self):
         from .gtp.engine import EngineSettings
         return EngineSettings(seed=self.seed, playouts=self.playouts, move_time=self.time,
                               threads=self.threads, resign=self.resign,
-                              forts_auto=self.forts == "auto")
+                              forts_auto=self.forts == "auto", max_memory_mb=self.max_memory,
+                              summary=not self.quiet)
 
 
 def parse_options(argv: Optional[Sequence[str]] = None) -> Options:
@@ -144,7 +162,8 @@ def parse_options(argv: Optional[Sequence[str]] = None) -> Options:
         except OSError as err:
             parser.error(f"argument --setup: cannot read {ns.setup!r}: {(err.strerror or 'error').lower()}")
     return Options(ns.variant, ns.size, ns.komi, ns.playouts, ns.time, ns.seed, ns.threads,
-                   ns.resign, ns.log_level, ns.terrain_seed, ns.forts, ns.setup, setup_data)
+                   ns.resign, ns.log_level, ns.terrain_seed, ns.forts, ns.setup, setup_data,
+                   ns.max_memory, ns.quiet)
 
 
 def build_game(options: Options):
@@ -191,9 +210,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except EngineError as err:  # options that do not fit together
         sys.stderr.write(f"{NAME}: error: {err}\n")
         return USAGE_ERROR
-    from . import board
     from .gtp import GtpEngine, serve
-    board.start_warmup()
+    from .search import _backend as search_backend
+    search_backend.start_warmup()   # the board's kernels first, then the search's
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # whatever prints by mistake must not corrupt the protocol
     engine = GtpEngine(game, options.engine_settings())

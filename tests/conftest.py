@@ -143,3 +143,12 @@ class ReferenceBackend:
 def backend(request):
     """A factory ``backend(rules, size, komi=None, map_text=None, forts=(), fort_value=12)``."""
     return request.param
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_search_kernels():
+    """Compile the board and search kernels once per run (a minute or two on a cold cache,
+    seconds after): in-process searches then run at full speed, and every engine a test
+    starts finds the numba cache warm, so its searches are compiled and reproducible."""
+    from gtp_engine.search import _backend
+    _backend.compile_now()

@@ -3,7 +3,7 @@ refuses, and that a failure changes nothing."""
 
 import pytest
 
-from gtp_engine.coords import Color
+from gtp_engine.coords import Color, parse_vertex
 from gtp_engine.game import Game
 from gtp_engine.gtp import EngineSettings, GtpEngine, GtpError, parse_line
 from gtp_engine.gtp.table import CommandTable
@@ -141,13 +141,13 @@ def test_legal_moves_while_forts_are_pending_is_an_error_not_a_finished_game():
 def test_genmove_plays_a_legal_move_on_our_board_and_is_reproducible():
     answers = []
     for _ in range(2):
-        engine = make_engine("goncrete", 9, seed=11)
+        engine = make_engine("goncrete", 9, seed=11, playouts=200)
         moves = [gtp(engine, f"genmove {'bw'[i % 2]}") for i in range(20)]
         assert len(engine.game.moves) == 20
         assert [m.point for m in engine.game.moves if m.point] != []
         answers.append(moves)
     assert answers[0] == answers[1]
-    other = make_engine("goncrete", 9, seed=12)
+    other = make_engine("goncrete", 9, seed=12, playouts=200)
     assert [gtp(other, f"genmove {'bw'[i % 2]}") for i in range(20)] != answers[0]
 
 
@@ -159,7 +159,7 @@ EYES = "play b A3\nplay b B3\nplay b C3\nplay b A2\nplay b C2\nplay b B1\nplay b
 
 
 def test_genmove_does_not_fill_its_own_eyes_and_passes():
-    engine = make_engine("go", 3)
+    engine = make_engine("go", 3, playouts=100)
     gtp_lines(engine, EYES)
     before = board(engine)
     assert gtp(engine, "genmove w") == "pass"
@@ -168,23 +168,29 @@ def test_genmove_does_not_fill_its_own_eyes_and_passes():
     assert engine.game.over
 
 
-def test_genmove_repeated_pass_is_answered_but_not_recorded():
-    engine = make_engine("go", 3)
+def test_genmove_by_the_last_mover_plays_what_it_answers():
+    """Black moved last, so it may not pass (C3): genmove b answers a placement and plays it,
+    here its own eye, the only one left."""
+    engine = make_engine("go", 3, playouts=100)
     gtp_lines(engine, EYES)
-    assert gtp(engine, "genmove b") == "pass"   # Black moved last: a pass is refused (C3)
-    assert len(engine.game.moves) == 7
+    answer = gtp(engine, "genmove b")
+    assert answer in ("A1", "B2")
+    assert len(engine.game.moves) == 8
+    assert engine.game.moves[-1].color == Color.BLACK
+    assert engine.game.moves[-1].point == parse_vertex(answer, 3)
 
 
 def test_resign_only_when_allowed_and_hopeless():
-    engine = make_engine("go", 3, resign=True)
+    engine = make_engine("go", 3, resign=0.1, playouts=300)
     gtp_lines(engine, EYES)
     assert gtp(engine, "genmove w") == "resign"
     assert len(engine.game.moves) == 7
-    assert gtp(make_engine("go", 3, resign=True), "genmove b") != "resign"
+    assert gtp(make_engine("go", 3, playouts=300), "genmove w") != "resign"
+    assert gtp(make_engine("go", 3, resign=0.1, playouts=300), "genmove b") != "resign"
 
 
 def test_reg_genmove_changes_nothing():
-    engine = make_engine(seed=3)
+    engine = make_engine(seed=3, playouts=100)
     move = gtp(engine, "reg_genmove b")
     assert move != "pass" and not engine.game.moves
 

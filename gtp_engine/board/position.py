@@ -140,6 +140,11 @@ class Position:
     def __repr__(self) -> str:
         return f"<Position {self.size}x{self.size} {'/'.join(self.rows())}>"
 
+    @property
+    def state(self) -> np.ndarray:
+        """The kernels' state array (read-only by contract: the search copies it)."""
+        return self._st
+
     def stone_at(self, point: Point) -> int:
         value = int(self._section(_K.BOARD)[self._cell(point)])
         return value if value in (Color.BLACK, Color.WHITE) else 0

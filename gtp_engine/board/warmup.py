@@ -26,15 +26,21 @@ def _stamp() -> Path:
     info = source.stat()
     key = "|".join((str(source), str(info.st_size), str(info.st_mtime_ns),
                     os.environ.get("NUMBA_CACHE_DIR", ""), sys.version))
-    return Path(tempfile.gettempdir()) / f"vargo-kernels-{hashlib.sha1(key.encode()).hexdigest()[:16]}"
+    return stamp_path("kernels", key)
+
+
+def stamp_path(kind: str, key: str) -> Path:
+    """The stamp prefix (in the temporary directory) of a compile of ``kind`` named by ``key``."""
+    return Path(tempfile.gettempdir()) / f"vargo-{kind}-{hashlib.sha1(key.encode()).hexdigest()[:16]}"
 
 
 @contextlib.contextmanager
-def one_compile_at_a_time():
-    """A machine-wide lock around the first compile of this source: engines started together
-    (a match, a test run) then compile once, and the others load the result from the cache.
-    Once a compile has succeeded, loads take no lock (they can run side by side)."""
-    stamp = _stamp()
+def one_compile_at_a_time(stamp: Path = None):
+    """A machine-wide lock around the first compile of this source (or of what ``stamp``
+    names): engines started together (a match, a test run) then compile once, and the others
+    load the result from the cache. Once a compile has succeeded, loads take no lock (they can
+    run side by side)."""
+    stamp = _stamp() if stamp is None else stamp
     ready = stamp.with_suffix(".ready")
     if fcntl is None or ready.exists():
         yield
@@ -48,13 +54,14 @@ def one_compile_at_a_time():
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def cache_is_warm() -> bool:
-    """Whether a compile of exactly this source has succeeded (then loading the kernels takes a
-    moment and needs no separate process). Cheap: one file test, no numba import."""
-    return _stamp().with_suffix(".ready").exists()
+def cache_is_warm(stamp: Path = None) -> bool:
+    """Whether a compile of exactly this source (or of what ``stamp`` names) has succeeded
+    (then loading the kernels takes a moment and needs no separate process). Cheap: one file
+    test, no numba import."""
+    return (_stamp() if stamp is None else stamp).with_suffix(".ready").exists()
 
 
-def _leave_when_parent_leaves(compiling: threading.Event) -> None:
+def leave_when_parent_leaves(compiling: threading.Event) -> None:
     """Exit at end of standard input (the parent holds the only write end) unless already
     compiling: finishing a compile helps the next engine, waiting for the lock helps nobody."""
     def watch():
@@ -74,7 +81,7 @@ def main(argv=None) -> int:
     start = time.perf_counter()
     compiling = threading.Event()
     if args.exit_with_parent:
-        _leave_when_parent_leaves(compiling)
+        leave_when_parent_leaves(compiling)
     with one_compile_at_a_time():
         compiling.set()
         from . import kernels

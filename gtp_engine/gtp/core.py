@@ -156,25 +156,31 @@ def undo(engine, args):
     return ""
 
 
-def _generate(engine, args, commit: bool) -> str:
-    """A move for the colour asked: played on our board when ``commit``, only named otherwise."""
-    from ..search.random_player import choose_move, is_hopeless
+def _generate(engine, args, commit: bool, cleanup: bool = False) -> str:
+    """The search player's move for the colour asked, played on our board when ``commit``
+    (genmove always plays what it answers), only named otherwise (reg_genmove)."""
     expect(args, 1, usage="COLOR")
     color = parse_color(args[0])
     game = engine.game
     if game.fort_turn is not None:
         raise GtpError(f"forts are not all placed: {game.fort_turn.word} places the next one "
                        "(use fort or genfort)")
-    move = choose_move(game, color, engine.rng)
-    if move is None and engine.settings.resign and is_hopeless(game, color):
+    move, analysis = engine.player.genmove(game, color, engine.move_budget(color), cleanup)
+    if analysis is not None and engine.settings.summary:
+        log_summary(engine.player.summary(analysis))
+    if move == "resign":
         return "resign"
     if commit:
-        reason = game.illegal_reason(color, move)
-        if reason is None:
-            game.play(color, move)
-        else:  # a pass the rules refuse (repeated pass, game over) changes nothing: say pass
-            log.info("genmove %s: pass not recorded (%s)", color.word, reason.value)
+        game.play(color, move)
+        engine.last_analysis = analysis
     return format_vertex(move)
+
+
+def log_summary(text: str) -> None:
+    """The search summary goes to stderr whatever the log level (never to stdout)."""
+    import sys
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
 
 
 @TABLE.command("genmove")
@@ -184,7 +190,8 @@ def genmove(engine, args):
 
 @TABLE.command("kgs-genmove_cleanup")
 def genmove_cleanup(engine, args):
-    return _generate(engine, args, commit=True)
+    """As genmove, but every dead opponent stone is captured before the engine passes."""
+    return _generate(engine, args, commit=True, cleanup=True)
 
 
 @TABLE.command("reg_genmove")
@@ -200,25 +207,30 @@ def showboard(engine, args):
 
 @TABLE.query("final_score")
 def final_score(engine, args):
-    return engine.game.score().result
+    """The score with the dead stones (``final_status_list dead``) taken off."""
+    from ..search.status import final_score as score_without
+    expect(args, 0)
+    dead, _ = engine.final_status()
+    return score_without(engine.game, dead).result
 
 
 @TABLE.query("final_status_list")
 def final_status_list(engine, args):
-    """``dead``: the game's dead stones (Disto's meals); ``alive``: every other stone; ``seki``:
-    none (area scoring needs no seki status)."""
+    """``dead``: stones the search sees captured at the end (area-scored games), Disto's meals,
+    none in Loose; ``seki``: living stones beside a point nobody gets; ``alive``: the rest."""
     expect(args, 1, usage="final_status_list alive|dead|seki")
     status = args[0].lower()
     game = engine.game
     if status not in ("alive", "dead", "seki"):
         raise GtpError(f"invalid status: {args[0]!r} (alive, dead or seki)")
-    if status == "seki":
-        return ""
-    dead = set(game.dead_stones())
+    dead, seki = engine.final_status()
     if status == "dead":
-        return format_vertices(reading_order(dead))
+        return format_vertices(dead)
+    if status == "seki":
+        return format_vertices(seki)
     size, position = game.size, game.position
     stones = [(r, c) for r in range(size) for c in range(size) if position.stone_at((r, c))]
+    dead = set(dead)
     return format_vertices(reading_order(p for p in stones if p not in dead))
 
 

@@ -40,8 +40,16 @@ class EngineSettings:
     playouts: Optional[int] = None
     move_time: Optional[float] = None
     threads: int = 1
-    resign: bool = False
+    resign: Optional[float] = None      #: win rate below which genmove resigns; None never
     forts_auto: bool = False
+    max_memory_mb: int = 1024
+    summary: bool = True                #: a search summary on stderr after each genmove
+
+    def search_settings(self):
+        from ..search.player import SearchSettings
+        return SearchSettings(playouts=self.playouts, move_time=self.move_time,
+                              threads=self.threads, max_memory_mb=self.max_memory_mb,
+                              seed=self.seed, resign=self.resign)
 
 
 @dataclass(frozen=True)
@@ -81,6 +89,11 @@ class GtpEngine:
         self.rng = random.Random(settings.seed)
         self.time_control = TimeControl()
         self.time_left: Dict = {}
+        self._player = None
+        #: ((history id, moves), (dead, seki)) of the last final_status (final_score, lists)
+        self._final = None
+        #: the search behind the last genmove (analysis views read it)
+        self.last_analysis = None
         if tables is None:
             from . import core, extensions, gogui
             tables = [core.TABLE, extensions.TABLE, gogui.TABLE]
@@ -148,6 +161,35 @@ class GtpEngine:
         self.rng.setstate(rng_state)
 
     # ----------------------------------------------------------------- helpers for handlers
+    @property
+    def player(self):
+        """The search player (created on first use; it keeps its trees between moves)."""
+        if self._player is None or self._player.settings != self.settings.search_settings():
+            from ..search.player import SearchPlayer
+            self._player = SearchPlayer(self.settings.search_settings())
+        return self._player
+
+    def move_budget(self, color) -> Optional[float]:
+        """Seconds for a genmove of ``color``: the time manager's share of the clock, else
+        ``--time``, else None (``--playouts`` or the player's default decide)."""
+        from ..search.timing import move_budget
+        position = self.game.position
+        empties = sum(1 for row in position.rows() for c in row if c == ".")
+        last = self.last_analysis.winrate if self.last_analysis is not None else None
+        return move_budget(self.time_control, self.time_left.get(color), empties,
+                           self.settings.move_time, last)
+
+    def final_status(self):
+        """(dead, seki) stones of the current position, from a search of it (cached)."""
+        from ..board import SCORE_AREA
+        from ..search.status import final_analysis, stone_status
+        key = (self.game.history_id, len(self.game.moves), self.game.position.zobrist)
+        if self._final is None or self._final[0] != key:
+            analysis = final_analysis(self.player, self.game) \
+                if self.game.rules.scoring == SCORE_AREA else None
+            self._final = (key, stone_status(self.game, analysis))
+        return self._final[1]
+
     def place_auto_forts(self) -> None:
         """With ``--forts auto``, let the engine place every missing fort (deterministic for the
         seed); nothing to do in games without forts."""

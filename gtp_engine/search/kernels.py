@@ -1,0 +1,1071 @@
+"""The search kernels: Monte Carlo tree search over a node pool, compiled by numba.
+
+Reading guide: layout of the tree and the parameters -> small helpers (hash keys, liberties,
+atari, 3x3 codes) -> the suggestions (tactics, shape, random), each a function whose name is
+its reason -> priors for new nodes (the same suggestions, as virtual wins) -> the playout ->
+select / expand / back up -> ``simulate`` (one whole simulation) and ``run`` (many) -> tree
+upkeep (descend along played moves, compaction) -> ``warm_all``.
+
+Like ``board.kernels``, this source runs twice: compiled (numba, cached) and as a pure-Python
+mirror with ``jit`` the identity, so a ``genmove`` that arrives before the compile is done
+still searches (slowly) instead of guessing. Everything here must run unchanged both ways:
+integers read from int32 arrays go through ``int()`` before arithmetic, no exceptions, no
+objects. The board functions come from the board kernels module of the same kind (the mirror
+gets the board mirror injected as ``BOARD_KERNELS``).
+
+The tree is a pool of nodes in flat arrays (``ti`` int32 and ``tf`` float64, one row per
+field, indexed by node). A node is reached by a move; its children are one contiguous block
+``ti[NI_FIRST, n] .. + ti[NI_COUNT, n]``, allocated when the node is expanded, always after
+the node itself (so a child's index is larger than its parent's: compaction and marking need
+no stack). ``NF_WINS`` counts wins for the player who made the node's move. Node 0 is not
+special; the root of a search is whatever node the caller names.
+
+The game is never touched: every simulation copies the root state into a scratch state.
+"""
+
+import math
+
+import numpy as np
+
+try:  # the mirror loader sets PURE_PYTHON and BOARD_KERNELS before running this source
+    PURE_PYTHON  # noqa: B018
+except NameError:
+    PURE_PYTHON = False
+
+if PURE_PYTHON:
+    B = BOARD_KERNELS  # noqa: F821
+
+    def jit(function):
+        return function
+else:
+    import numba
+
+    from ..board import kernels as B
+
+    jit = numba.njit(cache=True, nogil=True)
+
+# --------------------------------------------------------------------------- board names used
+play = B.play
+check = B.check
+is_own_eye = B.is_own_eye
+score_halves = B.score_halves
+next_random = B._next_random
+in_atari = B._in_atari
+is_true = B._is_true
+is_glutton = B._is_glutton
+EMPTY, BLACK, WHITE, WALL, FORT = B.EMPTY, B.BLACK, B.WHITE, B.WALL, B.FORT
+PLAIN, MOUNTAIN, WATER = B.PLAIN, B.MOUNTAIN, B.WATER
+CAPTURE_REMOVE, CAPTURE_LOOSE = B.CAPTURE_REMOVE, B.CAPTURE_LOOSE
+CAPTURE_FLIP_REMOVE, CAPTURE_MEALS = B.CAPTURE_FLIP_REMOVE, B.CAPTURE_MEALS
+BOARD, TERR, GID, NXT, GSIZE, GLIBS, GLSUM = B.BOARD, B.TERR, B.GID, B.NXT, B.GSIZE, B.GLIBS, B.GLSUM
+EMPTIES, EPOS, HDR = B.EMPTIES, B.EPOS, B.HDR
+H_WIDTH, H_AREA, H_CAPTURE, H_NEMPTY, H_BLACKS = B.H_WIDTH, B.H_AREA, B.H_CAPTURE, B.H_NEMPTY, B.H_BLACKS
+H_KO, H_KO_COLOR, H_HASH_LO, H_HASH_HI, H_SIZE = B.H_KO, B.H_KO_COLOR, B.H_HASH_LO, B.H_HASH_HI, B.H_SIZE
+E_CAPTURED, E_FLIPPED, E_MEALS = B.E_CAPTURED, B.E_FLIPPED, B.E_MEALS
+LEGAL = B.LEGAL
+
+# --------------------------------------------------------------------------- the tree
+PASS = 0             # the move code of a pass (cell 0 is a wall corner, never a point)
+
+NI_MOVE = 0          # cell of the move that reaches the node (PASS for a pass)
+NI_FIRST = 1         # index of the first child, -1 while the node is not expanded
+NI_COUNT = 2         # number of children
+NI_FLAGS = 3         # FLAG_* bits
+NI_FIELDS = 4
+FLAG_REPEAT = 1      # the move recreates an earlier position (Go2 superko; elsewhere avoided)
+
+NF_VISITS = 0        # simulations through the node
+NF_WINS = 1          # their wins for the player who made the node's move (ties count half)
+NF_AVISITS = 2       # AMAF (RAVE) simulations: the move was played later by the same player
+NF_AWINS = 3         # their wins
+NF_PVISITS = 4       # prior: virtual simulations given at expansion by the suggestions
+NF_PWINS = 5         # prior: their virtual wins
+NF_SCORE = 6         # sum of the final margins, Black minus White with komi, in points
+NF_FIELDS = 7
+
+T_USED = 0           # tree header: nodes allocated
+T_CAPACITY = 1       # nodes the pool holds (never exceeded: expansion stops when full)
+T_SIMS = 2           # simulations run (all searches)
+T_HEADER = 3
+
+# --------------------------------------------------------------------------- parameters
+# One float64 array, so that tuning needs no recompile. Defaults and meanings: ``params.py``.
+P_KOMI_HALVES = 0
+P_SCORING = 1
+P_FORT_VALUE = 2
+P_HAS_DRAWS = 3           # 1: equal scores draw; 0: the final passer loses a tie (L5)
+P_SKIP_EYES = 4           # 1: never fill one's own single-point eye (tree and playouts)
+P_MAX_MOVES = 5           # playout length cap
+P_EXPAND_VISITS = 6
+P_RAVE_EQUIV = 7
+P_UCB_C = 8
+P_PRIOR_EVEN = 9
+P_PRIOR_CAPTURE_ONE = 10
+P_PRIOR_CAPTURE_MANY = 11
+P_PRIOR_ESCAPE = 12
+P_PRIOR_PATTERN = 13
+P_PRIOR_SELF_ATARI = 14
+P_PRIOR_NEAR1 = 15
+P_PRIOR_NEAR2 = 16
+P_PRIOR_NEAR3 = 17
+P_PRIOR_EDGE_EMPTY = 18
+P_PRIOR_THIRD_EMPTY = 19
+P_PRIOR_MOUNTAIN = 20
+P_PRIOR_WATER = 21
+P_PRIOR_FORT = 22
+P_PRIOR_PASS = 23
+P_PRIOR_SELF_MEAL = 24
+P_PRIOR_STARVE = 25
+P_PROB_CAPTURE = 26
+P_PROB_PATTERN = 27
+P_PROB_REJECT_SELF_ATARI = 28
+P_PROB_REJECT_RANDOM_SELF_ATARI = 29
+P_HEAVY = 30
+P_PRIOR_EYE = 31
+P_PRIOR_ANNIHILATE = 32
+P_COUNT = 33
+
+# --------------------------------------------------------------------------- scratch
+# One int32 array per thread: a stamp counter, per-cell stamps (visited marks without
+# clearing), a candidate list, a list of liberties, and AMAF stamps and colours.
+S_STAMP = 0
+S_SIM = 1
+S_MARK = 8
+
+
+def scratch_length(size):
+    area = (size + 2) * (size + 2)
+    return S_MARK + 5 * area + 16
+
+
+@jit
+def _blocks(st):
+    a = int(st[HDR, H_AREA])
+    return S_MARK, S_MARK + a, S_MARK + 2 * a, S_MARK + 3 * a, S_MARK + 4 * a
+
+
+@jit
+def _new_stamp(sx):
+    sx[S_STAMP] += 1
+    if sx[S_STAMP] > 2000000000:   # wrap: clear the marks once in a long while
+        a = (len(sx) - S_MARK - 16) // 5
+        for i in range(a):
+            sx[S_MARK + i] = 0
+        sx[S_STAMP] = 1
+    return int(sx[S_STAMP])
+
+
+# --------------------------------------------------------------------------- small helpers
+@jit
+def position_key(st):
+    """The position's hash as a positive 63-bit integer (never 0), the same in both modes."""
+    lo = int(st[HDR, H_HASH_LO]) & 0xFFFFFFFF
+    hi = int(st[HDR, H_HASH_HI]) & 0x3FFFFFFF
+    return (hi << 32) | lo | (1 << 62)
+
+
+@jit
+def hash_insert(table, key):
+    """Add ``key`` to an open-addressing set (``len(table)`` a power of two, 0 = free slot)."""
+    mask = len(table) - 1
+    i = key & mask
+    while table[i] != 0:
+        if table[i] == key:
+            return
+        i = (i + 1) & mask
+    table[i] = key
+
+
+@jit
+def hash_contains(table, key):
+    mask = len(table) - 1
+    i = key & mask
+    while table[i] != 0:
+        if table[i] == key:
+            return True
+        i = (i + 1) & mask
+    return False
+
+
+@jit
+def _chance(rng, per_mille):
+    return next_random(rng) % 1000 < per_mille
+
+
+@jit
+def _group_libs(st, sx, root, limit, loose):
+    """Distinct liberties of the group at ``root`` (true ones only when ``loose``), up to
+    ``limit``, listed at sx[lib block]; returns how many were found."""
+    w = int(st[HDR, H_WIDTH])
+    mark, _, libs, _, _ = _blocks(st)
+    stamp = _new_stamp(sx)
+    n = 0
+    s = int(root)
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if st[BOARD, q] == EMPTY and sx[mark + q] != stamp:
+                sx[mark + q] = stamp
+                if loose and not is_true(st, q, w):
+                    continue
+                sx[libs + n] = q
+                n += 1
+                if n >= limit:
+                    return n
+        s = int(st[NXT, s])
+        if s == root:
+            break
+    return n
+
+
+@jit
+def atari_liberty(st, sx, root):
+    """The single liberty of the group at ``root`` (its single *true* liberty in Loose), or 0
+    when it has none or more than one."""
+    if st[HDR, H_CAPTURE] == CAPTURE_LOOSE:
+        if _group_libs(st, sx, root, 2, True) == 1:
+            return int(sx[_blocks(st)[2]])
+        return 0
+    if not in_atari(st, root):
+        return 0
+    return int(st[GLSUM, root]) // int(st[GLIBS, root])
+
+
+@jit
+def libs_after(st, sx, cell, color, limit):
+    """Liberties (true ones in Loose) the group of a stone of ``color`` placed on ``cell``
+    would have, counted up to ``limit``; an enemy neighbour in atari counts as ``limit`` (its
+    capture, flip or meal frees or protects the stone), except in Loose."""
+    w = int(st[HDR, H_WIDTH])
+    capture = int(st[HDR, H_CAPTURE])
+    loose = capture == CAPTURE_LOOSE
+    enemy = 3 - color
+    if not loose:
+        for q in (cell - 1, cell + 1, cell - w, cell + w):
+            if st[BOARD, q] == enemy and in_atari(st, st[GID, q]):
+                return limit
+    mark, _, _, _, _ = _blocks(st)
+    stamp = _new_stamp(sx)
+    sx[mark + cell] = stamp
+    n = 0
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        v = st[BOARD, q]
+        if v == EMPTY:
+            if sx[mark + q] != stamp:
+                sx[mark + q] = stamp
+                if _true_after(st, q, cell, enemy, w, loose):
+                    n += 1
+                    if n >= limit:
+                        return n
+        elif v == color:
+            if sx[mark + q] == stamp:
+                continue
+            root = int(st[GID, q])
+            s = root
+            while True:
+                sx[mark + s] = stamp
+                for e in (s - 1, s + 1, s - w, s + w):
+                    if st[BOARD, e] == EMPTY and sx[mark + e] != stamp:
+                        sx[mark + e] = stamp
+                        if _true_after(st, e, cell, enemy, w, loose):
+                            n += 1
+                            if n >= limit:
+                                return n
+                s = int(st[NXT, s])
+                if s == root:
+                    break
+    return n
+
+
+@jit
+def _true_after(st, e, cell, enemy, w, loose):
+    """Whether the empty ``e`` is a (true, in Loose) liberty once ``cell`` holds a stone."""
+    if not loose:
+        return True
+    touches_enemy = False
+    for q in (e - 1, e + 1, e - w, e + w):
+        if q == cell:
+            continue
+        v = st[BOARD, q]
+        if v == EMPTY:
+            return True
+        if v == enemy:
+            touches_enemy = True
+    return not touches_enemy
+
+
+@jit
+def _joins_friends(st, cell, color, w):
+    """Whether a stone on ``cell`` would join a friendly group (so a self-atari costs more
+    than the one stone)."""
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        if st[BOARD, q] == color:
+            return True
+    return False
+
+
+@jit
+def _code2(v, color):
+    if v == EMPTY:
+        return 0
+    if v == color:
+        return 1
+    if v == 3 - color:
+        return 2
+    return 3
+
+
+@jit
+def pat3_code(st, cell, color, w):
+    """The 3x3 neighbourhood of ``cell`` seen by ``color``: 2 bits per neighbour, clockwise
+    from north (0 empty, 1 own, 2 enemy, 3 edge or fort)."""
+    return (_code2(st[BOARD, cell + w], color)
+            | _code2(st[BOARD, cell + w + 1], color) << 2
+            | _code2(st[BOARD, cell + 1], color) << 4
+            | _code2(st[BOARD, cell - w + 1], color) << 6
+            | _code2(st[BOARD, cell - w], color) << 8
+            | _code2(st[BOARD, cell - w - 1], color) << 10
+            | _code2(st[BOARD, cell - 1], color) << 12
+            | _code2(st[BOARD, cell + w - 1], color) << 14)
+
+
+@jit
+def _line(st, cell):
+    """Distance to the nearest edge, counted from 1 (the first line)."""
+    size = int(st[HDR, H_SIZE])
+    w = size + 2
+    row = cell // w - 1
+    col = cell % w - 1
+    return min(min(row, col), min(size - 1 - row, size - 1 - col)) + 1
+
+
+@jit
+def _empty_around(st, cell, reach):
+    """No stone within Manhattan distance ``reach`` of ``cell``."""
+    size = int(st[HDR, H_SIZE])
+    w = size + 2
+    row = cell // w - 1
+    col = cell % w - 1
+    for r in range(max(0, row - reach), min(size, row + reach + 1)):
+        d = reach - abs(r - row)
+        for c in range(max(0, col - d), min(size, col + d + 1)):
+            v = st[BOARD, (r + 1) * w + c + 1]
+            if v == BLACK or v == WHITE:
+                return False
+    return True
+
+
+@jit
+def _distance(a, b, w):
+    """A go player's distance between two cells: |dr| + |dc| + max(|dr|, |dc|), so the four
+    neighbours are 2, the diagonals 3, a one-point jump 4."""
+    dr = abs(a // w - b // w)
+    dc = abs(a % w - b % w)
+    return dr + dc + max(dr, dc)
+
+
+# --------------------------------------------------------------------------- suggestions
+# Each suggestion appends candidate cells to the candidate block of the scratch array and
+# returns the new count. The playout tries them in order of the reasons; the priors give
+# each reason virtual wins.
+@jit
+def _add_candidate(st, sx, n, cell):
+    """Append ``cell`` to the candidate list unless it is there (the lists are short)."""
+    _, cand, _, _, _ = _blocks(st)
+    for i in range(n):
+        if sx[cand + i] == cell:
+            return n
+    sx[cand + n] = cell
+    return n + 1
+
+
+@jit
+def _capture_points(st, sx, root, n):
+    """Where the group at ``root`` is taken (removed, flipped, made a meal): its last
+    liberty; in Loose also the one empty neighbour of its last true liberty, which would make
+    that liberty false (L1)."""
+    lib = atari_liberty(st, sx, root)
+    if lib == 0:
+        return n
+    n = _add_candidate(st, sx, n, lib)
+    if st[HDR, H_CAPTURE] == CAPTURE_LOOSE:
+        w = int(st[HDR, H_WIDTH])
+        only = 0
+        count = 0
+        for q in (lib - 1, lib + 1, lib - w, lib + w):
+            if st[BOARD, q] == EMPTY:
+                only = q
+                count += 1
+        if count == 1:
+            n = _add_candidate(st, sx, n, only)
+    return n
+
+
+@jit
+def suggest_tactics(st, sx, color, last):
+    """Captures and escapes near the last move: the last move's group and the groups next to
+    it. An enemy group in atari is taken; an own group in atari extends (when that gives it two
+    liberties) or takes an enemy neighbour in atari. Returns the candidate count."""
+    w = int(st[HDR, H_WIDTH])
+    enemy = 3 - color
+    n = 0
+    for q in (last, last - 1, last + 1, last - w, last + w):
+        v = st[BOARD, q]
+        if v == enemy:
+            n = _capture_points(st, sx, int(st[GID, q]), n)
+        elif v == color:
+            n = _escape_points(st, sx, int(st[GID, q]), color, n)
+    return n
+
+
+@jit
+def _escape_points(st, sx, root, color, n):
+    lib = atari_liberty(st, sx, root)
+    if lib == 0:
+        return n
+    w = int(st[HDR, H_WIDTH])
+    enemy = 3 - color
+    # take an enemy neighbour in atari
+    s = root
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if st[BOARD, q] == enemy:
+                other = atari_liberty(st, sx, int(st[GID, q]))
+                if other != 0:
+                    n = _add_candidate(st, sx, n, other)
+        s = int(st[NXT, s])
+        if s == root:
+            break
+    if libs_after(st, sx, lib, color, 2) >= 2:
+        n = _add_candidate(st, sx, n, lib)
+    return n
+
+
+@jit
+def suggest_shape(st, sx, color, last, pat3):
+    """Empty points around the last move whose 3x3 shape is a good one (``patterns.py``)."""
+    w = int(st[HDR, H_WIDTH])
+    n = 0
+    for q in (last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w,
+              last + w + 1):
+        if st[BOARD, q] == EMPTY and pat3[pat3_code(st, q, color, w)] != 0:
+            n = _add_candidate(st, sx, n, q)
+    return n
+
+
+# --------------------------------------------------------------------------- playing a suggestion
+@jit
+def _acceptable(st, sx, cell, color, skip_eyes, reject_self_atari):
+    """The filters every playout move passes: not a simple ko retake, not one's own eye, no
+    needless self-meal (a move leaving its own group without a liberty: only Disto allows it),
+    and a self-atari rejected with the given per-mille chance (always when the stone joins a
+    group: giving away many stones is never a playout move)."""
+    if cell == st[HDR, H_KO] and color == st[HDR, H_KO_COLOR]:
+        return 0
+    if skip_eyes and is_own_eye(st, cell, color):
+        return 0
+    libs = libs_after(st, sx, cell, color, 2)
+    if libs == 0:
+        return 0
+    if libs == 1:
+        w = int(st[HDR, H_WIDTH])
+        if _joins_friends(st, cell, color, w):
+            return 0 if reject_self_atari > 0 else 1
+        return -1   # a lone stone in atari: the caller rolls the dice
+    return 1
+
+
+@jit
+def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject):
+    """Try the listed candidates from a random start; play the first acceptable legal one."""
+    if n == 0:
+        return 0
+    _, cand, _, _, _ = _blocks(st)
+    start = next_random(rng) % n
+    for k in range(n):
+        cell = int(sx[cand + (start + k) % n])
+        ok = _acceptable(st, sx, cell, color, skip_eyes, reject)
+        if ok == -1:
+            ok = 0 if _chance(rng, reject) else 1
+        if ok == 1 and play(st, zob, work, spare, cell, color, out) == LEGAL:
+            return cell
+    return 0
+
+
+@jit
+def _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes, reject):
+    """A random acceptable legal placement, or 0 (pass) when none is left."""
+    k = int(st[HDR, H_NEMPTY])
+    while k > 0:
+        i = next_random(rng) % k
+        cell = int(st[EMPTIES, i])
+        ok = _acceptable(st, sx, cell, color, skip_eyes, 1)
+        if ok == -1:
+            ok = 0 if _chance(rng, reject) else 1
+        if ok == 1 and play(st, zob, work, spare, cell, color, out) == LEGAL:
+            return cell
+        k -= 1   # move the refused cell out of the window (the list order is free)
+        other = st[EMPTIES, k]
+        st[EMPTIES, i] = other
+        st[EPOS, other] = i
+        st[EMPTIES, k] = cell
+        st[EPOS, cell] = k
+    return 0
+
+
+@jit
+def _light_move(st, zob, work, spare, out, color, rng, skip_eyes):
+    """Uniformly random legal placement (no ko retake, no own eye), as the board's playout."""
+    k = int(st[HDR, H_NEMPTY])
+    while k > 0:
+        i = next_random(rng) % k
+        cell = int(st[EMPTIES, i])
+        ok = not (cell == st[HDR, H_KO] and color == st[HDR, H_KO_COLOR])
+        if ok and skip_eyes:
+            ok = not is_own_eye(st, cell, color)
+        if ok and play(st, zob, work, spare, cell, color, out) == LEGAL:
+            return cell
+        k -= 1
+        other = st[EMPTIES, k]
+        st[EMPTIES, i] = other
+        st[EPOS, other] = i
+        st[EMPTIES, k] = cell
+        st[EPOS, cell] = k
+    return 0
+
+
+@jit
+def playout_move(st, zob, work, spare, out, sx, color, last, rng, params, pat3):
+    """Choose and play one playout move for ``color``; returns its cell, or 0 for a pass.
+
+    The suggestions in order, each tried with its probability: tactics near the last move
+    (capture, escape), good 3x3 shapes around it, then a random move."""
+    skip_eyes = params[P_SKIP_EYES] != 0
+    if params[P_HEAVY] == 0:
+        return _light_move(st, zob, work, spare, out, color, rng, skip_eyes)
+    reject = int(params[P_PROB_REJECT_SELF_ATARI])
+    if last > 0:
+        if _chance(rng, int(params[P_PROB_CAPTURE])):
+            n = suggest_tactics(st, sx, color, last)
+            cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject)
+            if cell > 0:
+                return cell
+        if _chance(rng, int(params[P_PROB_PATTERN])):
+            n = suggest_shape(st, sx, color, last, pat3)
+            cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject)
+            if cell > 0:
+                return cell
+    return _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes,
+                        int(params[P_PROB_REJECT_RANDOM_SELF_ATARI]))
+
+
+# --------------------------------------------------------------------------- the playout
+@jit
+def playout(st, zob, work, spare, out, sx, color, passes, last, rng, params, pat3, seq, n_seq):
+    """Play on ``st`` (in place) from ``color`` to move, with ``passes`` passes just made and
+    ``last`` the last placement (0 none), until two passes, a Goncrete annihilation or the
+    move cap. Placements are appended to ``seq`` as (cell, colour) pairs from ``n_seq``.
+
+    Returns (new n_seq, the colour that made the final move or pass)."""
+    max_moves = int(params[P_MAX_MOVES])
+    final = 3 - color
+    moves = 0
+    while moves < max_moves:
+        cell = playout_move(st, zob, work, spare, out, sx, color, last, rng, params, pat3)
+        final = color
+        if cell == 0:
+            passes += 1
+            if passes >= 2:
+                break
+        else:
+            passes = 0
+            if n_seq < len(seq) // 2:
+                seq[2 * n_seq] = cell
+                seq[2 * n_seq + 1] = color
+                n_seq += 1
+            if _annihilates(st, out, color):
+                break
+        last = cell
+        color = 3 - color
+        moves += 1
+    return n_seq, final
+
+
+@jit
+def _annihilates(st, out, color):
+    """G4: a flip that leaves the opponent no stone ends the game."""
+    return (st[HDR, H_CAPTURE] == CAPTURE_FLIP_REMOVE and out[E_FLIPPED] > 0
+            and st[HDR, H_BLACKS + 2 - color] == 0)
+
+
+@jit
+def black_result(st, work, owner, params, final):
+    """Black's result of the final position: (1, 0.5 or 0; Black's margin in points with komi).
+    A tie is half a win where the game has draws, else a loss for ``final``, the player who
+    made the final pass (L5)."""
+    black, white = score_halves(st, work, int(params[P_SCORING]), int(params[P_FORT_VALUE]), owner)
+    margin2 = int(black) - int(white) - int(params[P_KOMI_HALVES])
+    if margin2 > 0:
+        win = 1.0
+    elif margin2 < 0:
+        win = 0.0
+    elif params[P_HAS_DRAWS] != 0:
+        win = 0.5
+    else:
+        win = 0.0 if final == BLACK else 1.0
+    return win, margin2 / 2.0
+
+
+# --------------------------------------------------------------------------- priors
+@jit
+def prior(st, sx, cell, color, last, params, pat3):
+    """Virtual (visits, wins) of a new child: an even start, then each suggestion that holds
+    for ``cell`` adds its weight as wins (good) or as visits without wins (bad)."""
+    w = int(st[HDR, H_WIDTH])
+    capture = int(st[HDR, H_CAPTURE])
+    enemy = 3 - color
+    even = params[P_PRIOR_EVEN]
+    pv = even
+    pw = even / 2
+    # tactics: captures (removal, flip, meal), escapes, self-ataris
+    taken = 0
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        if st[BOARD, q] == enemy:
+            root = int(st[GID, q])
+            if atari_liberty(st, sx, root) == cell:
+                taken += int(st[GSIZE, root])
+    if capture == CAPTURE_LOOSE:
+        taken += _loose_flip_threat(st, sx, cell, enemy, w)
+    if taken > 0:
+        bonus = params[P_PRIOR_CAPTURE_ONE] if taken == 1 else params[P_PRIOR_CAPTURE_MANY]
+        if capture == CAPTURE_FLIP_REMOVE and taken == int(st[HDR, H_BLACKS + enemy - 1]):
+            bonus = params[P_PRIOR_ANNIHILATE]   # G4: the game ends, won
+        pv += bonus
+        pw += bonus
+    libs = libs_after(st, sx, cell, color, 2)
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        if st[BOARD, q] == color and atari_liberty(st, sx, int(st[GID, q])) == cell and libs >= 2:
+            pv += params[P_PRIOR_ESCAPE]
+            pw += params[P_PRIOR_ESCAPE]
+            break
+    if libs == 0:
+        pv += params[P_PRIOR_SELF_MEAL]
+    elif libs == 1 and taken == 0:
+        pv += params[P_PRIOR_SELF_ATARI]
+    if capture == CAPTURE_MEALS:
+        for q in (cell - 1, cell + 1, cell - w, cell + w):
+            if st[BOARD, q] == enemy:
+                root = int(st[GID, q])
+                if int(st[GLIBS, root]) >= 2 and is_glutton(st, root):
+                    pv += params[P_PRIOR_STARVE]
+                    pw += params[P_PRIOR_STARVE]
+                    break
+    if is_own_eye(st, cell, color):
+        pv += params[P_PRIOR_EYE]
+    # shape
+    if pat3[pat3_code(st, cell, color, w)] != 0:
+        pv += params[P_PRIOR_PATTERN]
+        pw += params[P_PRIOR_PATTERN]
+    # near the last move
+    if last > 0:
+        d = _distance(cell, last, w)
+        if d <= 3:
+            bonus = params[P_PRIOR_NEAR1]
+        elif d <= 4:
+            bonus = params[P_PRIOR_NEAR2]
+        elif d <= 6:
+            bonus = params[P_PRIOR_NEAR3]
+        else:
+            bonus = 0.0
+        pv += bonus
+        pw += bonus
+    # the lines in an empty area: the first two are slow, the third is good
+    if _empty_around(st, cell, 3):
+        line = _line(st, cell)
+        if line <= 2:
+            pv += params[P_PRIOR_EDGE_EMPTY]
+        elif line == 3:
+            pv += params[P_PRIOR_THIRD_EMPTY]
+            pw += params[P_PRIOR_THIRD_EMPTY]
+    # terrain: mountains are worth nothing, water 1.5; forts are worth a fight
+    kind = st[TERR, cell]
+    if kind == MOUNTAIN:
+        pv += params[P_PRIOR_MOUNTAIN]
+    elif kind == WATER:
+        pv += params[P_PRIOR_WATER]
+        pw += params[P_PRIOR_WATER]
+    if params[P_FORT_VALUE] > 0 and _near_fort(st, cell, w):
+        pv += params[P_PRIOR_FORT]
+        pw += params[P_PRIOR_FORT]
+    return pv, pw
+
+
+@jit
+def _loose_flip_threat(st, sx, cell, enemy, w):
+    """Loose: stones of enemy groups whose last true liberty a stone on ``cell`` makes false
+    (``cell`` is that liberty's only empty neighbour)."""
+    total = 0
+    for e in (cell - 1, cell + 1, cell - w, cell + w):
+        if st[BOARD, e] != EMPTY:
+            continue
+        others = 0
+        for q in (e - 1, e + 1, e - w, e + w):
+            if q != cell and st[BOARD, q] == EMPTY:
+                others += 1
+        if others > 0:
+            continue
+        for q in (e - 1, e + 1, e - w, e + w):
+            if st[BOARD, q] == enemy:
+                root = int(st[GID, q])
+                if atari_liberty(st, sx, root) == e:
+                    total += int(st[GSIZE, root])
+    return total
+
+
+@jit
+def _near_fort(st, cell, w):
+    for q in (cell - 1, cell + 1, cell - w, cell + w, cell - 2, cell + 2, cell - 2 * w,
+              cell + 2 * w, cell - w - 1, cell - w + 1, cell + w - 1, cell + w + 1):
+        if 0 <= q < int(st[HDR, H_AREA]) and st[BOARD, q] == FORT:
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------- the tree's steps
+@jit
+def expand(st, zob, work, spare, out, sx, ti, tf, thdr, node, color, last, params, pat3):
+    """Give ``node`` (position ``st``, ``color`` to move) one child per legal placement (not
+    one's own single-point eye where the game says so) and a pass, with their priors.
+    Returns False, changing nothing, when the pool has no room."""
+    size = int(st[HDR, H_SIZE])
+    w = size + 2
+    skip_eyes = params[P_SKIP_EYES] != 0
+    _, cand, _, _, _ = _blocks(st)
+    n = 0
+    for row in range(size - 1, -1, -1):
+        for col in range(size):
+            cell = (row + 1) * w + col + 1
+            if st[BOARD, cell] != EMPTY:
+                continue
+            if skip_eyes and is_own_eye(st, cell, color):
+                continue
+            if check(st, zob, work, spare, cell, color, out) == LEGAL:
+                sx[cand + n] = cell
+                n += 1
+    used = int(thdr[T_USED])
+    if used + n + 1 > int(thdr[T_CAPACITY]):
+        return False
+    first = used
+    for k in range(n + 1):
+        child = first + k
+        ti[NI_FIRST, child] = -1
+        ti[NI_COUNT, child] = 0
+        ti[NI_FLAGS, child] = 0
+        for f in range(NF_FIELDS):
+            tf[f, child] = 0.0
+    for k in range(n):
+        cell = int(sx[cand + k])
+        ti[NI_MOVE, first + k] = cell
+    for k in range(n):   # priors after the list is stored: they reuse the scratch blocks
+        child = first + k
+        pv, pw = prior(st, sx, int(ti[NI_MOVE, child]), color, last, params, pat3)
+        tf[NF_PVISITS, child] = pv
+        tf[NF_PWINS, child] = pw
+    ti[NI_MOVE, first + n] = PASS
+    tf[NF_PVISITS, first + n] = params[P_PRIOR_PASS]
+    tf[NF_PWINS, first + n] = 0.0 if n > 0 else params[P_PRIOR_PASS] / 2
+    thdr[T_USED] = used + n + 1
+    ti[NI_FIRST, node] = first
+    ti[NI_COUNT, node] = n + 1
+    return True
+
+
+@jit
+def urgency(tf, child, log_parent, params):
+    """How much a child deserves the next simulation: its win rate (priors included) blended
+    with its AMAF win rate (RAVE: the weight of AMAF fades as real visits grow), plus an
+    optional UCB exploration term."""
+    v = tf[NF_VISITS, child] + tf[NF_PVISITS, child]
+    wins = tf[NF_WINS, child] + tf[NF_PWINS, child]
+    rate = wins / v if v > 0 else 1.0
+    av = tf[NF_AVISITS, child]
+    if av > 0:
+        equiv = params[P_RAVE_EQUIV]
+        beta = av / (av + v + v * av / equiv)
+        rate = (1.0 - beta) * rate + beta * tf[NF_AWINS, child] / av
+    c = params[P_UCB_C]
+    if c > 0:
+        rate += c * math.sqrt(log_parent / (tf[NF_VISITS, child] + 1.0))
+    return rate
+
+
+@jit
+def select(ti, tf, node, params):
+    """The child with the highest urgency (the first on ties), skipping repeats; -1 if none."""
+    first = int(ti[NI_FIRST, node])
+    count = int(ti[NI_COUNT, node])
+    log_parent = math.log(tf[NF_VISITS, node] + 1.0)
+    best = -1
+    best_u = -1e300
+    for child in range(first, first + count):
+        if ti[NI_FLAGS, child] & FLAG_REPEAT:
+            continue
+        u = urgency(tf, child, log_parent, params)
+        if u > best_u:
+            best_u = u
+            best = child
+    return best
+
+
+@jit
+def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, color,
+             root_passes, root_last, rng, params, pat3, hist, path, path_keys, seq, own):
+    """One simulation from ``root`` (position ``root_st``, ``color`` to move): descend by
+    urgency, expand a leaf that has been visited often enough, play out, score, back up the
+    result (with AMAF) and add the final owners to ``own``. Returns 1, or 0 when the descent
+    met a repeated position (the move is flagged and the simulation counts for nothing)."""
+    st[:] = root_st
+    node = root
+    depth = 0
+    path[0] = root
+    passes = root_passes
+    last = root_last
+    n_seq = 0
+    ended = False
+    final = 3 - color
+    to_move = color
+    expand_visits = params[P_EXPAND_VISITS]
+    max_depth = min(len(path), len(path_keys)) - 1
+    while depth < max_depth and n_seq < len(seq) // 2:
+        if ti[NI_FIRST, node] < 0:
+            if depth > 0 and tf[NF_VISITS, node] < expand_visits:
+                break
+            if not expand(st, zob, work, spare, out, sx, ti, tf, thdr, node, to_move, last,
+                          params, pat3):
+                break
+        child = select(ti, tf, node, params)
+        if child < 0:
+            break
+        move = int(ti[NI_MOVE, child])
+        if move == PASS:
+            passes += 1
+            last = 0
+        else:
+            if play(st, zob, work, spare, move, to_move, out) != LEGAL:
+                ti[NI_FLAGS, child] |= FLAG_REPEAT   # cannot happen: legal at expansion
+                return 0
+            key = position_key(st)
+            repeated = hash_contains(hist, key)
+            for d in range(depth):
+                if path_keys[d] == key:
+                    repeated = True
+            if repeated:
+                ti[NI_FLAGS, child] |= FLAG_REPEAT
+                return 0
+            path_keys[depth] = key
+            passes = 0
+            last = move
+            seq[2 * n_seq] = move
+            seq[2 * n_seq + 1] = to_move
+            n_seq += 1
+        final = to_move
+        depth += 1
+        path[depth] = child
+        node = child
+        to_move = 3 - to_move
+        if passes >= 2 or (move != PASS and _annihilates(st, out, 3 - to_move)):
+            ended = True
+            break
+    tree_moves = n_seq
+    if not ended:
+        n_seq, final = playout(st, zob, work, spare, out, sx, to_move, passes, last, rng,
+                               params, pat3, seq, n_seq)
+    win, margin = black_result(st, work, owner, params, final)
+    _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin)
+    a = int(st[HDR, H_AREA])
+    for cell in range(a):
+        o = owner[cell]
+        if o == BLACK:
+            own[cell] += 1
+        elif o == WHITE:
+            own[a + cell] += 1
+    return 1
+
+
+@jit
+def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin):
+    """Add the result to every node of the path, and the AMAF result to the children of each
+    node whose move its player made later in the simulation (the first time the point was
+    played from that node on)."""
+    a = (len(sx) - S_MARK - 16) // 5
+    amaf_sid = S_MARK + 3 * a
+    amaf_color = S_MARK + 4 * a
+    sx[S_SIM] += 1
+    if sx[S_SIM] > 2000000000:
+        for i in range(2 * a):
+            sx[amaf_sid + i] = 0
+        sx[S_SIM] = 1
+    sid = int(sx[S_SIM])
+    for k in range(n_seq - 1, tree_moves - 1, -1):   # backwards: the first play of a point wins
+        cell = int(seq[2 * k])
+        sx[amaf_sid + cell] = sid
+        sx[amaf_color + cell] = seq[2 * k + 1]
+    for d in range(depth, -1, -1):
+        node = int(path[d])
+        mover_into = color if d % 2 == 1 else 3 - color   # who made the move into path[d]
+        value = win if mover_into == BLACK else 1.0 - win
+        tf[NF_VISITS, node] += 1.0
+        tf[NF_WINS, node] += value
+        tf[NF_SCORE, node] += margin
+        if d < depth:
+            move = int(ti[NI_MOVE, path[d + 1]])
+            if move != PASS:
+                sx[amaf_sid + move] = sid
+                sx[amaf_color + move] = 3 - mover_into
+        first = int(ti[NI_FIRST, node])
+        if first >= 0:
+            player = 3 - mover_into
+            child_value = win if player == BLACK else 1.0 - win
+            for child in range(first, first + int(ti[NI_COUNT, node])):
+                m = int(ti[NI_MOVE, child])
+                if m != PASS and sx[amaf_sid + m] == sid and sx[amaf_color + m] == player:
+                    tf[NF_AVISITS, child] += 1.0
+                    tf[NF_AWINS, child] += child_value
+    thdr[T_SIMS] += 1
+
+
+@jit
+def run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, color,
+        root_passes, root_last, rng, params, pat3, hist, path, path_keys, seq, own, count):
+    """``count`` simulations (attempts that met a repeat do not count but are bounded);
+    returns the number that completed."""
+    done = 0
+    attempts = 0
+    while done < count and attempts < 4 * count + 100:
+        done += simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root,
+                         color, root_passes, root_last, rng, params, pat3, hist, path,
+                         path_keys, seq, own)
+        attempts += 1
+    return done
+
+
+# --------------------------------------------------------------------------- tree upkeep
+@jit
+def new_root(ti, tf, thdr, move):
+    """Start an empty tree: one node reached by ``move``; returns its index (0)."""
+    thdr[T_USED] = 1
+    ti[NI_MOVE, 0] = move
+    ti[NI_FIRST, 0] = -1
+    ti[NI_COUNT, 0] = 0
+    ti[NI_FLAGS, 0] = 0
+    for f in range(NF_FIELDS):
+        tf[f, 0] = 0.0
+    return 0
+
+
+@jit
+def find_child(ti, node, move):
+    """The child of ``node`` reached by ``move``, or -1 (also when not expanded)."""
+    first = int(ti[NI_FIRST, node])
+    if first < 0:
+        return -1
+    for child in range(first, first + int(ti[NI_COUNT, node])):
+        if ti[NI_MOVE, child] == move:
+            return child
+    return -1
+
+
+@jit
+def compact(ti, tf, thdr, root, remap):
+    """Keep only the subtree of ``root``, moved to the front of the pool (``root`` becomes
+    node 0). Children always follow their parent, so one forward pass marks the subtree and
+    moving each kept node to its rank never overwrites a node still to be moved. ``remap`` is
+    a scratch int32 array of the pool's capacity. Returns the new node count."""
+    used = int(thdr[T_USED])
+    for i in range(used):
+        remap[i] = -1
+    remap[root] = 0
+    for i in range(root, used):
+        if remap[i] >= 0:
+            first = int(ti[NI_FIRST, i])
+            if first >= 0:
+                for c in range(first, first + int(ti[NI_COUNT, i])):
+                    remap[c] = 0
+    rank = 1
+    for i in range(root + 1, used):   # the root first, then the kept nodes in pool order
+        if remap[i] >= 0:
+            remap[i] = rank
+            rank += 1
+    for i in range(root, used):
+        j = int(remap[i])
+        if j < 0:
+            continue
+        for f in range(NI_FIELDS):
+            ti[f, j] = ti[f, i]
+        for f in range(NF_FIELDS):
+            tf[f, j] = tf[f, i]
+        first = int(ti[NI_FIRST, j])
+        if first >= 0:
+            ti[NI_FIRST, j] = remap[first]
+    thdr[T_USED] = rank
+    return rank
+
+
+# --------------------------------------------------------------------------- warm-up
+ENTRY_POINTS = ("position_key", "hash_insert", "hash_contains", "run", "new_root",
+                "find_child", "compact", "playout", "black_result")
+
+
+def warm_all():
+    """Call every entry point once per capture kind with the argument types the player uses
+    (Python ints, int32/float64/int64 arrays), so that numba compiles (or loads from its cache)
+    every specialisation before the engine needs it."""
+    size = 5
+    w = size + 2
+    area = w * w
+    zob = B.zobrist_keys()
+    for capture in (CAPTURE_REMOVE, CAPTURE_LOOSE, CAPTURE_FLIP_REMOVE, CAPTURE_MEALS):
+        kinds = np.zeros(size * size, np.int32)
+        kinds[0] = MOUNTAIN
+        kinds[1] = WATER
+        root_st = np.zeros(B.state_shape(size), np.int32)
+        B.init_state(root_st, int(size), kinds)
+        B.set_capture(root_st, int(capture))
+        B.put_fort(root_st, int(3 * w + 3), int(WHITE))
+        st = root_st.copy()
+        spare = np.zeros_like(root_st)
+        work = np.zeros(B.work_length(size), np.int32)
+        out = np.zeros(B.effects_length(size), np.int32)
+        owner = np.zeros(area, np.int32)
+        sx = np.zeros(scratch_length(size), np.int32)
+        cap = 2000
+        ti = np.zeros((NI_FIELDS, cap), np.int32)
+        tf = np.zeros((NF_FIELDS, cap), np.float64)
+        thdr = np.zeros(T_HEADER, np.int64)
+        thdr[T_CAPACITY] = cap
+        params = np.zeros(P_COUNT, np.float64)
+        params[P_MAX_MOVES] = 3 * size * size
+        params[P_EXPAND_VISITS] = 2
+        params[P_RAVE_EQUIV] = 3500
+        params[P_PRIOR_EVEN] = 10
+        params[P_HEAVY] = 1
+        params[P_SKIP_EYES] = 1
+        params[P_FORT_VALUE] = 1
+        pat3 = np.zeros(1 << 16, np.uint8)
+        hist = np.zeros(64, np.int64)
+        hash_insert(hist, position_key(root_st))
+        hash_contains(hist, int(5))
+        path = np.zeros(64, np.int32)
+        path_keys = np.zeros(64, np.int64)
+        seq = np.zeros(2 * (4 * size * size + 64), np.int32)
+        own = np.zeros(2 * area, np.int32)
+        rng = np.array([12345], np.int64)
+        root = new_root(ti, tf, thdr, int(PASS))
+        run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, int(root), int(BLACK),
+            int(0), int(0), rng, params, pat3, hist, path, path_keys, seq, own, int(30))
+        child = find_child(ti, int(root), int(PASS))
+        remap = np.zeros(cap, np.int32)
+        compact(ti, tf, thdr, int(max(child, 0)), remap)
+        st[:] = root_st
+        playout(st, zob, work, spare, out, sx, int(BLACK), int(0), int(0), rng, params, pat3,
+                seq, int(0))
+        black_result(st, work, owner, params, int(BLACK))

@@ -1,0 +1,87 @@
+"""The search's tunables, each a named constant with its meaning, and the parameter array the
+kernels read (``kernels.P_*``): the game's own settings (komi, scoring, tie rule) and these.
+
+Weights of priors are virtual simulations: ``n`` wins add ``n`` to visits and wins (a good
+move), ``n`` losses add ``n`` to visits only (a bad one). The values follow the tradition of
+michi, Pachi and Fuego, adjusted by self-play here.
+"""
+
+import numpy as np
+
+from . import _backend
+
+K = _backend.mirror   # the P_* indices (identical in both implementations)
+
+EXPAND_VISITS = 8           #: simulations through a leaf before it gets children
+RAVE_EQUIV = 3500           #: visits at which the real win rate and AMAF weigh the same
+UCB_C = 0.0                 #: exploration term (0: priors and RAVE explore enough)
+PRIOR_EVEN = 10             #: every move starts with this many virtual simulations at 50%
+PRIOR_CAPTURE_ONE = 15      #: wins for taking one stone (removal, flip or meal)
+PRIOR_CAPTURE_MANY = 30     #: wins for taking several stones
+PRIOR_ANNIHILATE = 1000     #: wins for a Goncrete capture that leaves the opponent no stone
+PRIOR_ESCAPE = 20           #: wins for saving an own group from atari
+PRIOR_PATTERN = 10          #: wins for a good 3x3 shape
+PRIOR_SELF_ATARI = 10       #: losses for putting an own group in atari
+PRIOR_SELF_MEAL = 100       #: losses for leaving an own group without a liberty (Disto)
+PRIOR_STARVE = 8            #: wins for taking a liberty of an enemy glutton (Disto)
+PRIOR_EYE = 100             #: losses for filling one's own eye (where allowed at all)
+PRIOR_NEAR = (24, 22, 8)    #: wins near the last move: touching, a jump away, a bit farther
+PRIOR_EDGE_EMPTY = 10       #: losses for the first two lines in an empty area
+PRIOR_THIRD_EMPTY = 10      #: wins for the third line in an empty area
+PRIOR_MOUNTAIN = 20         #: losses for a mountain point (worth nothing, T5)
+PRIOR_WATER = 4             #: wins for a water point (worth 1.5, T5)
+PRIOR_FORT = 6              #: wins next to a fort (worth fort_value to whoever surrounds it)
+PRIOR_PASS = 10             #: losses for passing (the tree learns when it is right)
+PROB_CAPTURE = 900          #: per mille: the playout looks for captures and escapes first
+PROB_PATTERN = 950          #: per mille: then for good shapes round the last move
+PROB_REJECT_SELF_ATARI = 900   #: per mille: a suggested lone-stone self-atari is refused
+PROB_REJECT_RANDOM_SELF_ATARI = 500   #: per mille: the same for a random move
+
+
+def make_params(game, heavy: bool = True, **overrides) -> np.ndarray:
+    """The parameter array for searching ``game`` (a ``game.Game``). ``overrides`` set any
+    tunable by its name in lower case, e.g. ``rave_equiv=1000`` (tuning and tests)."""
+    size = game.size
+    values = {
+        "komi_halves": int(round(game.komi * 2)),
+        "scoring": game.rules.scoring,
+        "fort_value": game.fort_value,
+        "has_draws": int(game.rules.has_draws),
+        "skip_eyes": int(game.rules.playout_eyes),
+        "max_moves": 3 * size * size,
+        "expand_visits": EXPAND_VISITS,
+        "rave_equiv": RAVE_EQUIV,
+        "ucb_c": UCB_C,
+        "prior_even": PRIOR_EVEN,
+        "prior_capture_one": PRIOR_CAPTURE_ONE,
+        "prior_capture_many": PRIOR_CAPTURE_MANY,
+        "prior_annihilate": PRIOR_ANNIHILATE,
+        "prior_escape": PRIOR_ESCAPE,
+        "prior_pattern": PRIOR_PATTERN,
+        "prior_self_atari": PRIOR_SELF_ATARI,
+        "prior_self_meal": PRIOR_SELF_MEAL,
+        "prior_starve": PRIOR_STARVE,
+        "prior_eye": PRIOR_EYE,
+        "prior_near1": PRIOR_NEAR[0],
+        "prior_near2": PRIOR_NEAR[1],
+        "prior_near3": PRIOR_NEAR[2],
+        "prior_edge_empty": PRIOR_EDGE_EMPTY,
+        "prior_third_empty": PRIOR_THIRD_EMPTY,
+        "prior_mountain": PRIOR_MOUNTAIN,
+        "prior_water": PRIOR_WATER,
+        "prior_fort": PRIOR_FORT,
+        "prior_pass": PRIOR_PASS,
+        "prob_capture": PROB_CAPTURE,
+        "prob_pattern": PROB_PATTERN,
+        "prob_reject_self_atari": PROB_REJECT_SELF_ATARI,
+        "prob_reject_random_self_atari": PROB_REJECT_RANDOM_SELF_ATARI,
+        "heavy": int(heavy),
+    }
+    for name, value in overrides.items():
+        if name not in values:
+            raise ValueError(f"unknown search parameter: {name!r}")
+        values[name] = value
+    params = np.zeros(K.P_COUNT, np.float64)
+    for name, value in values.items():
+        params[getattr(K, "P_" + name.upper())] = float(value)
+    return params

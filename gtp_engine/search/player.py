@@ -1,0 +1,549 @@
+"""``SearchPlayer``: the Monte Carlo tree search player behind ``genmove``, analysis and fair komi.
+
+One search, reused by everything: ``search`` runs simulations on the kernels (``kernels.run``
+in chunks, one tree per thread: root parallelism, since numba has no atomics for a shared
+tree) until the budget is spent or a stop is asked, and returns an ``Analysis``: the root's
+moves with visits, win rates, priors, score leads and principal variations, the ownership of
+every point, and the speed. ``decide`` turns an analysis into the move ``genmove`` plays
+(pass, resign and clean-up rules included).
+
+It reads a ``game.Game`` and never changes it: simulations copy the position's state.
+"""
+
+import math
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..board import SCORE_AREA
+from ..board import _backend as board_backend
+from ..coords import Color, Move
+from ..errors import RulesError
+from . import _backend, patterns
+from .params import make_params
+from .tree import BYTES_PER_NODE, Base, Tree, Workspace
+
+K = _backend.mirror
+_ZOBRIST = board_backend.mirror.zobrist_keys()
+
+DEFAULT_MAX_MEMORY_MB = 1024     #: the trees of all threads together (a 2-core 24 GB machine)
+DEFAULT_PLAYOUTS = 5000          #: per move when neither playouts nor time are set
+MIRROR_TIME_CAP = 5.0            #: seconds a fixed-playout search may take before the compile
+CHUNK_SECONDS = 0.02             #: simulations run between two looks at the clock
+DEAD = 0.5                       #: ownership beyond which a stone counts as dead
+RESIGN_MOVES = 3                 #: own moves in a row below the threshold before resigning
+HOPELESS = 0.02                  #: win rate below which playing on gains nothing
+COMPACT_AT = 0.5                 #: share of the pool in use that makes a search drop the rest
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How the player searches (command line: ``--playouts --time --threads --max-memory
+    --seed --resign``). ``playouts`` and ``move_time`` per move; with neither,
+    ``DEFAULT_PLAYOUTS``. ``resign`` is the win rate below which the player resigns (None:
+    never)."""
+
+    playouts: Optional[int] = None
+    move_time: Optional[float] = None
+    threads: int = 1
+    max_memory_mb: int = DEFAULT_MAX_MEMORY_MB
+    seed: int = 0
+    resign: Optional[float] = None
+    heavy: bool = True
+
+
+@dataclass
+class MoveInfo:
+    """One root move: ``winrate`` and ``score_lead`` for the player to move; ``prior`` the
+    share of the prior among the root's moves; ``pv`` the principal variation from it."""
+
+    move: Move
+    visits: int
+    winrate: float
+    prior: float
+    score_lead: float
+    pv: List[Move]
+
+    @property
+    def lcb(self) -> float:
+        """A lower confidence bound of the win rate (normal approximation, 95%)."""
+        if self.visits <= 0:
+            return 0.0
+        p = self.winrate
+        return max(0.0, p - 1.96 * math.sqrt(max(p * (1 - p), 0.0025) / self.visits))
+
+
+@dataclass
+class Analysis:
+    """What a search found, for ``color`` to move. ``moves`` by visits (most first);
+    ``ownership`` per point ``row*size + col``, +1 Black always owns it, -1 White."""
+
+    color: Color
+    size: int
+    moves: List[MoveInfo] = field(default_factory=list)
+    simulations: int = 0
+    seconds: float = 0.0
+    ownership: List[float] = field(default_factory=list)
+    compiled: bool = False
+    threads: int = 1
+    nodes: int = 0
+
+    @property
+    def visits(self) -> int:
+        return sum(m.visits for m in self.moves)
+
+    @property
+    def best(self) -> Optional[MoveInfo]:
+        return self.moves[0] if self.moves else None
+
+    @property
+    def winrate(self) -> float:
+        """The win rate of the best move (0.5 when nothing was searched)."""
+        return self.moves[0].winrate if self.moves and self.moves[0].visits else 0.5
+
+    @property
+    def score_lead(self) -> float:
+        return self.moves[0].score_lead if self.moves else 0.0
+
+    @property
+    def speed(self) -> float:
+        return self.simulations / self.seconds if self.seconds > 0 else 0.0
+
+
+class SearchPlayer:
+    """The search player: one per GTP session (it keeps its trees between moves)."""
+
+    def __init__(self, settings: SearchSettings = SearchSettings()):
+        self.settings = settings
+        self._trees: List[Tree] = []
+        self._spaces: List[Workspace] = []
+        self._low: dict = {}          # colour -> own moves in a row below the resign threshold
+        self._lock = threading.Lock()
+
+    # ----------------------------------------------------------------- memory
+    def _threads(self) -> int:
+        # the mirror holds the GIL: more threads would only share one core
+        return max(1, int(self.settings.threads)) if _backend.compiled() else 1
+
+    def pool_capacity(self, threads: int) -> int:
+        """Nodes per thread that keep all trees within the memory cap."""
+        budget = int(self.settings.max_memory_mb) * 1024 * 1024
+        return max(2, budget // (threads * BYTES_PER_NODE))
+
+    def memory_bytes(self) -> int:
+        """Bytes held by the trees now."""
+        return sum(tree.nbytes() for tree in self._trees)
+
+    def _ensure(self, threads: int, size: int) -> None:
+        capacity = self.pool_capacity(threads)
+        if len(self._trees) != threads or (self._trees and self._trees[0].capacity != capacity):
+            self._trees = []   # free the old pools before making new ones
+            self._trees = [Tree(capacity) for _ in range(threads)]
+        if len(self._spaces) != threads or (self._spaces and self._spaces[0].size != size):
+            self._spaces = [Workspace(size) for _ in range(threads)]
+
+    def clear(self) -> None:
+        """Forget the trees (a new game)."""
+        for tree in self._trees:
+            tree.base = None
+
+    # ----------------------------------------------------------------- the root
+    @staticmethod
+    def _cells(game) -> Tuple:
+        w = game.size + 2
+        return tuple((int(m.color), 0 if m.point is None else (m.point[0] + 1) * w + m.point[1] + 1)
+                     for m in game.moves)
+
+    def _root(self, tree: Tree, game, color: Color, moves: Tuple) -> int:
+        """The node of the current position in ``tree`` (reusing what it has), or a new tree."""
+        ka = _backend.active
+        base = tree.base
+        if base is not None and base.history_id == game.history_id and \
+                moves[:len(base.moves)] == base.moves:
+            node = 0
+            to_move = base.color
+            for mover, cell in moves[len(base.moves):]:
+                if mover != to_move:
+                    node = -1
+                    break
+                node = int(ka.find_child(tree.ti, node, cell))
+                if node < 0:
+                    break
+                to_move = 3 - to_move
+            if node >= 0 and to_move == int(color):
+                if tree.used > COMPACT_AT * tree.capacity or node != 0 and tree.used > 0.9 * tree.capacity:
+                    ka.compact(tree.ti, tree.tf, tree.header, node, tree.remap)
+                    tree.base = Base(game.history_id, moves, int(color))
+                    return 0
+                return node
+        return tree.reset(Base(game.history_id, moves, int(color)))
+
+    # ----------------------------------------------------------------- search
+    def search(self, game, color: Color, seconds: Optional[float] = None,
+               playouts: Optional[int] = None, stop: Optional[threading.Event] = None,
+               progress: Optional[Callable[["Analysis"], None]] = None,
+               progress_interval: float = 1.0, early_stop: bool = True) -> Analysis:
+        """Search the position of ``game`` for ``color`` to move.
+
+        The budget is ``seconds`` and/or ``playouts`` (simulations in all); with neither, the
+        settings' (``move_time``, ``playouts``, else ``DEFAULT_PLAYOUTS``); until the kernels
+        are compiled a playout budget is capped at ``MIRROR_TIME_CAP`` seconds. ``stop`` ends
+        it early; ``progress`` is called with a fresh analysis every ``progress_interval``
+        seconds (analysis streams, live views). ``early_stop`` ends a timed search once the
+        best move cannot change. Thread-safe against concurrent readers of the result only.
+        """
+        with self._lock:
+            return self._search(game, Color(color), seconds, playouts, stop, progress,
+                                progress_interval, early_stop)
+
+    def _search(self, game, color, seconds, playouts, stop, progress, progress_interval,
+                early_stop):
+        start = time.perf_counter()
+        if seconds is None and playouts is None:
+            seconds = self.settings.move_time
+            playouts = self.settings.playouts
+            if seconds is None and playouts is None:
+                playouts = DEFAULT_PLAYOUTS
+        if not _backend.compiled() and _backend.cache_is_warm():
+            _backend.compile_now()   # compiled before: loading takes seconds, the mirror minutes
+        ka = _backend.active
+        if ka is K and playouts is not None and seconds is None:
+            seconds = MIRROR_TIME_CAP   # the pure-Python mirror: answer within reason
+        threads = self._threads()
+        self._ensure(threads, game.size)
+        params = make_params(game, heavy=self.settings.heavy)
+        pat3 = patterns.table()
+        position = game.position
+        root_state = position.state
+        hist = self._history_table(game)
+        moves = self._cells(game)
+        last = game.last_move
+        root_passes = 1 if last is not None and last.is_pass and last.color != color else 0
+        root_last = moves[-1][1] if moves else 0
+        roots = [self._root(tree, game, color, moves) for tree in self._trees]
+        for index, space in enumerate(self._spaces):
+            space.own[:] = 0
+            space.rng[0] = _rng_state(self.settings.seed, len(game.moves), index)
+        counts = [0] * threads
+        per_thread = None if playouts is None else [playouts // threads + (i < playouts % threads)
+                                                      for i in range(threads)]
+        deadline = None if seconds is None else start + seconds
+        done = threading.Event()
+
+        def worker(i):
+            tree, space = self._trees[i], self._spaces[i]
+            chunk = 16
+            while not done.is_set():
+                if stop is not None and stop.is_set():
+                    break
+                want = chunk if per_thread is None else min(chunk, per_thread[i] - counts[i])
+                if want <= 0:
+                    break
+                t0 = time.perf_counter()
+                counts[i] += int(ka.run(root_state, space.state, _ZOBRIST, space.work,
+                                        space.spare, space.out, space.owner, space.scratch,
+                                        tree.ti, tree.tf, tree.header, int(roots[i]),
+                                        int(color), int(root_passes), int(root_last), space.rng,
+                                        params, pat3, hist, space.path, space.path_keys,
+                                        space.seq, space.own, int(want)))
+                now = time.perf_counter()
+                if deadline is not None and now >= deadline:
+                    break
+                elapsed = now - t0
+                if elapsed < CHUNK_SECONDS / 2:
+                    chunk = min(chunk * 2, 1 << 16)
+                elif elapsed > CHUNK_SECONDS * 2 and chunk > 1:
+                    chunk //= 2
+            done.set()
+
+        workers = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(1, threads)]
+        for thread in workers:
+            thread.start()
+        if progress is None and not (early_stop and deadline is not None and playouts is None):
+            worker(0)
+        else:
+            self._watch(worker, done, game, color, roots, counts, start, deadline, progress,
+                        progress_interval, early_stop and playouts is None)
+        for thread in workers:
+            thread.join()
+        return self._analysis(game, color, roots, sum(counts), time.perf_counter() - start)
+
+    def _watch(self, worker, done, game, color, roots, counts, start, deadline, progress,
+               interval, early_stop):
+        """Run thread 0's simulations in a helper thread while this one reports progress and
+        stops the search early when the best move can no longer change."""
+        main = threading.Thread(target=worker, args=(0,), daemon=True)
+        main.start()
+        next_report = start + interval
+        while main.is_alive():
+            main.join(0.05)
+            now = time.perf_counter()
+            if progress is not None and now >= next_report:
+                progress(self._analysis(game, color, roots, sum(counts), now - start))
+                next_report = now + interval
+            if early_stop and deadline is not None and now - start > 0.2:
+                rate = sum(counts) / (now - start)
+                if self._settled(roots, rate * (deadline - now)):
+                    done.set()
+
+    def _settled(self, roots, remaining: float) -> bool:
+        """The most visited root move leads the second by more than the simulations left."""
+        visits = {}
+        for tree, root in zip(self._trees, roots):
+            first = int(tree.ti[K.NI_FIRST, root])
+            if first < 0:
+                return False
+            count = int(tree.ti[K.NI_COUNT, root])
+            for child in range(first, first + count):
+                move = int(tree.ti[K.NI_MOVE, child])
+                visits[move] = visits.get(move, 0.0) + float(tree.tf[K.NF_VISITS, child])
+        ranked = sorted(visits.values(), reverse=True)
+        return len(ranked) == 1 or (len(ranked) > 1 and ranked[0] - ranked[1] > remaining)
+
+    @staticmethod
+    def _history_table(game) -> np.ndarray:
+        """Every position of the game so far (superko; the other games avoid repeats too)."""
+        keys = [_position_key(p.state) for p in game._positions]
+        size = 64
+        while size < 4 * len(keys):
+            size *= 2
+        table = np.zeros(size, np.int64)
+        ka = _backend.active
+        for key in keys:
+            ka.hash_insert(table, int(key))
+        return table
+
+    # ----------------------------------------------------------------- reading the trees
+    def _analysis(self, game, color, roots, simulations, seconds) -> Analysis:
+        size = game.size
+        w = size + 2
+        stats = {}
+        for tree, root in zip(self._trees, roots):
+            first = int(tree.ti[K.NI_FIRST, root])
+            if first < 0:
+                continue
+            for child in range(first, first + int(tree.ti[K.NI_COUNT, root])):
+                if tree.ti[K.NI_FLAGS, child] & K.FLAG_REPEAT:
+                    continue
+                move = int(tree.ti[K.NI_MOVE, child])
+                s = stats.setdefault(move, [0.0, 0.0, 0.0, 0.0, 0.0, None])
+                s[0] += float(tree.tf[K.NF_VISITS, child])
+                s[1] += float(tree.tf[K.NF_WINS, child])
+                s[2] += float(tree.tf[K.NF_SCORE, child])
+                s[3] += float(tree.tf[K.NF_PWINS, child])
+                s[4] += float(tree.tf[K.NF_PVISITS, child])
+                if s[5] is None or tree.tf[K.NF_VISITS, child] > s[5][1]:
+                    s[5] = (tree, float(tree.tf[K.NF_VISITS, child]), child)
+        sign = 1.0 if color == Color.BLACK else -1.0
+        prior_total = sum(s[3] for s in stats.values()) or 1.0
+        moves = []
+        for cell, (visits, wins, score, pwins, pvisits, where) in stats.items():
+            move = _point(cell, w)
+            if visits > 0:
+                winrate = wins / visits
+                lead = sign * score / visits
+            else:
+                winrate = pwins / pvisits if pvisits > 0 else 0.5
+                lead = 0.0
+            pv = [move] + _principal_variation(where[0], where[2], w)
+            moves.append(MoveInfo(move, int(visits), winrate, pwins / prior_total, lead, pv))
+        moves.sort(key=lambda m: (-m.visits, -m.prior))
+        own = np.zeros(2 * w * w, np.float64)
+        for space in self._spaces:
+            own += space.own
+        n = max(simulations, 1)
+        ownership = [float(own[(r + 1) * w + c + 1] - own[w * w + (r + 1) * w + c + 1]) / n
+                     for r in range(size) for c in range(size)]
+        return Analysis(color, size, moves, simulations, seconds, ownership,
+                        _backend.compiled(), len(self._trees),
+                        sum(tree.used for tree in self._trees))
+
+    # ----------------------------------------------------------------- the move to play
+    def decide(self, game, color: Color, analysis: Analysis, cleanup: bool = False):
+        """The move ``genmove`` plays for ``color`` from ``analysis``: a point, None (pass) or
+        ``"resign"``.
+
+        - Resign (only with a threshold set) after ``RESIGN_MOVES`` own searches in a row whose
+          best win rate stayed below it, or at once below ``HOPELESS``.
+        - Pass only when passing is legal and does not lose the game as the board stands (the
+          tie rule of the game applied to the final passer), and in area-scored games only
+          when no opponent stone that the search sees dead is left on the board; besides, the
+          opponent has just passed, or playing on gains nothing (the best move's expected
+          margin is no better than the margin now). A hopeless game (every move below
+          ``HOPELESS``) may be passed out.
+        - When a pass is not right, the most visited placement; when dead opponent stones keep
+          us from passing (or always in ``cleanup``, GTP ``kgs-genmove_cleanup``), a move that
+          takes a liberty of a dead group, the most visited such one.
+        """
+        color = Color(color)
+        placements = [m for m in analysis.moves if m.move is not None]
+        if self.settings.resign is not None and analysis.moves:
+            key = (game.history_id, color)
+            if analysis.winrate < self.settings.resign and analysis.visits >= 50:
+                self._low = {key: self._low.get(key, 0) + 1}
+            else:
+                self._low = {}
+            if self._low.get(key, 0) >= RESIGN_MOVES or \
+                    (analysis.winrate < HOPELESS and analysis.visits >= 200):
+                return "resign"
+        pass_legal = game.illegal_reason(color, None) is None
+        dead = self.dead_stones(game, analysis, color.opponent) \
+            if game.rules.scoring == SCORE_AREA else []
+        if cleanup and dead:
+            move = self._cleanup_move(game, color, placements, dead)
+            if move is not None:
+                return move
+        if not placements:
+            return None
+        if pass_legal and self._pass_is_right(game, color, analysis, placements, dead):
+            return None
+        if dead and (analysis.best.move is None or self._pass_is_right(game, color, analysis,
+                                                                        placements, [])):
+            move = self._cleanup_move(game, color, placements, dead)
+            if move is not None:
+                return move
+        return placements[0].move
+
+    def _pass_is_right(self, game, color, analysis, placements, dead) -> bool:
+        if dead:
+            return False
+        opponent_passed = game.last_move is not None and game.last_move.is_pass \
+            and game.last_move.color != color
+        final_passer = color if opponent_passed else color.opponent
+        score = game.score()
+        winner = game.rules.winner(score.black, score.white, final_passer)
+        if winner != color:
+            return all(m.winrate < HOPELESS for m in placements) and analysis.visits > 0 and \
+                (opponent_passed or analysis.best.move is None)
+        if opponent_passed:
+            return True
+        best = placements[0]
+        if best.visits == 0:
+            return analysis.best.move is None
+        sign = 1 if color == Color.BLACK else -1
+        gain = best.score_lead - sign * (score.black - score.white)
+        return gain <= 0.5 and (analysis.best.move is None or self._settled_board(game, analysis))
+
+    @staticmethod
+    def _settled_board(game, analysis) -> bool:
+        """Every empty point is settled: territory the search agrees on, or dame nobody gets."""
+        owners = game.position.owner_map(game.rules.scoring)
+        size = game.size
+        position = game.position
+        for index, own in enumerate(analysis.ownership):
+            point = (index // size, index % size)
+            if position.stone_at(point):
+                continue
+            owner = owners[index]
+            if owner == Color.BLACK and own < 0.6 or owner == Color.WHITE and own > -0.6:
+                return False
+            if owner == 0 and abs(own) > 0.4:
+                return False
+        return True
+
+    @staticmethod
+    def dead_stones(game, analysis, color: Optional[Color] = None) -> List[Tuple[int, int]]:
+        """Stones (of ``color``, or both) that the other side owns in most playouts."""
+        size = game.size
+        position = game.position
+        found = []
+        for index, own in enumerate(analysis.ownership):
+            point = (index // size, index % size)
+            stone = position.stone_at(point)
+            if not stone or (color is not None and stone != color):
+                continue
+            if (stone == Color.BLACK and own <= -DEAD) or (stone == Color.WHITE and own >= DEAD):
+                found.append(point)
+        return found
+
+    @staticmethod
+    def _cleanup_move(game, color, placements, dead) -> Move:
+        """The most visited placement on a liberty of a dead group; else None."""
+        size = game.size
+        position = game.position
+        targets = set()
+        for row, col in dead:
+            for q in ((row + 1, col), (row - 1, col), (row, col + 1), (row, col - 1)):
+                if 0 <= q[0] < size and 0 <= q[1] < size and not position.stone_at(q) \
+                        and not position.fort_at(q):
+                    targets.add(q)
+        for info in placements:
+            if info.move in targets and not position.is_own_eye(color, info.move):
+                return info.move
+        for point in sorted(targets):
+            if game.illegal_reason(color, point) is None and not position.is_own_eye(color, point):
+                return point
+        return None
+
+    def genmove(self, game, color: Color, seconds: Optional[float] = None,
+                cleanup: bool = False):
+        """Search and decide: ``(move, analysis)``, the move a point, None (pass, legal for
+        ``color``) or ``"resign"``; analysis None when nothing was searched. A game ended by
+        annihilation is passed out without a search. When ``color`` has
+        neither a legal placement nor a legal pass: RulesError (it passed last, nothing is left)."""
+        color = Color(color)
+        if game.end_reason == "annihilation":
+            return None, None
+        analysis = self.search(game, color, seconds=seconds,
+                               playouts=self.settings.playouts if seconds is not None else None)
+        move = self.decide(game, color, analysis, cleanup)
+        if move is None and game.illegal_reason(color, None) is not None:
+            # the last mover may not pass (C3): any legal placement, even in its own eye
+            legal = game.legal_moves(color)
+            if not legal:
+                raise RulesError(f"{color.word} made the last move, so it may not pass, and "
+                                 "it has no legal placement")
+            move = legal[0]
+        return move, analysis
+
+    # ----------------------------------------------------------------- reports
+    @staticmethod
+    def summary(analysis: Analysis, top: int = 5) -> str:
+        """One paragraph for stderr after a move: speed, then the best moves."""
+        from ..coords import format_vertex
+        lines = [f"{analysis.simulations} simulations in {analysis.seconds:.2f} s "
+                 f"({analysis.speed:.0f}/s, {analysis.threads} thread(s), "
+                 f"{'compiled' if analysis.compiled else 'pure Python: kernels still compiling'}"
+                 f", {analysis.nodes} nodes)"]
+        for info in analysis.moves[:top]:
+            pv = " ".join(format_vertex(m) for m in info.pv[:10])
+            lines.append(f"  {format_vertex(info.move):>5} visits {info.visits:7d} "
+                         f"winrate {100 * info.winrate:5.1f}% lead {info.score_lead:+6.1f} "
+                         f"prior {100 * info.prior:4.1f}%  pv {pv}")
+        return "\n".join(lines)
+
+
+def _point(cell: int, w: int) -> Move:
+    return None if cell == 0 else (cell // w - 1, cell % w - 1)
+
+
+def _principal_variation(tree: Tree, node: int, w: int, limit: int = 30) -> List[Move]:
+    """The moves after ``node``, following the most visited child while it has visits."""
+    pv = []
+    while len(pv) < limit:
+        first = int(tree.ti[K.NI_FIRST, node])
+        if first < 0:
+            break
+        count = int(tree.ti[K.NI_COUNT, node])
+        visits = tree.tf[K.NF_VISITS, first:first + count]
+        flags = tree.ti[K.NI_FLAGS, first:first + count]
+        visits = np.where(flags & K.FLAG_REPEAT, -1.0, visits)
+        best = int(np.argmax(visits))
+        if visits[best] <= 0:
+            break
+        node = first + best
+        pv.append(_point(int(tree.ti[K.NI_MOVE, node]), w))
+    return pv
+
+
+def _position_key(state) -> int:
+    return int(K.position_key(state))
+
+
+def _rng_state(seed: int, move_number: int, thread: int) -> int:
+    """A nonzero 32-bit state for the kernels' xorshift, from seed, move number and thread."""
+    x = (int(seed) * 0x9E3779B1 + move_number * 0x85EBCA77 + thread * 0xC2B2AE3D + 12345)
+    return x % 0xFFFFFFFF + 1

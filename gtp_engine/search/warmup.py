@@ -1,0 +1,34 @@
+"""``python -m gtp_engine.search.warmup``: compile the board and search kernels into numba's
+cache, so that engines start with the fast search at once. Run it at install or in CI; the
+engine also runs it in the background at start (``search.start_warmup``)."""
+
+import argparse
+import sys
+import threading
+import time
+
+from ..board import warmup as board_warmup
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m gtp_engine.search.warmup",
+                                     description="compile the board and search kernels")
+    parser.add_argument("--quiet", action="store_true", help="print nothing")
+    parser.add_argument("--exit-with-parent", action="store_true",
+                        help="give up while waiting for another compile when stdin closes")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    compiling = threading.Event()
+    if args.exit_with_parent:
+        board_warmup.leave_when_parent_leaves(compiling)
+    compiling.set()
+    from . import _backend
+    _backend.compile_now()
+    if not args.quiet:
+        print(f"board and search kernels ready in {time.perf_counter() - start:.1f} s",
+              file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
