@@ -116,7 +116,7 @@ RESPONSE = re.compile(r"[=?][0-9]*( [^\n]*)?(\n[^\n]+)*\n\n", re.S)
 
 def fuzz(seed: int, lines: int, variant: str, size: int):
     rng = random.Random(seed)
-    engine = GtpEngine(Game(variant, size), EngineSettings(seed=seed, forts_auto=True))
+    engine = GtpEngine(Game(variant, size), EngineSettings(seed=seed, forts_auto=True, playouts=20))
     engine.place_auto_forts()
     refusals = successes = 0
     for _ in range(lines):
@@ -172,7 +172,7 @@ def test_fuzz_stream_through_a_real_process(tmp_path):
             continue
         lines.append(raw)
         expected_ids.append(command.id)
-    result = subprocess.run([sys.executable, "-m", "gtp_engine", "--variant", "loose", "--size", "9"],
+    result = subprocess.run([sys.executable, "-m", "gtp_engine", "--variant", "loose", "--size", "9", "--playouts", "20"],
                             input=b"\n".join(lines) + b"\n", capture_output=True, cwd=tmp_path,
                             env={**os.environ, "PYTHONPATH": REPO})
     assert result.returncode == 0, result.stderr.decode(errors="replace")[-2000:]

@@ -185,8 +185,9 @@ class GtpEngine:
         from ..search.status import final_analysis, stone_status
         key = (self.game.history_id, len(self.game.moves), self.game.position.zobrist)
         if self._final is None or self._final[0] != key:
-            analysis = final_analysis(self.player, self.game) \
-                if self.game.rules.scoring == SCORE_AREA else None
+            game = self.game   # a game over by annihilation stands as it is (C5)
+            searched = game.rules.scoring == SCORE_AREA and game.end_reason != "annihilation"
+            analysis = final_analysis(self.player, game) if searched else None
             self._final = (key, stone_status(self.game, analysis))
         return self._final[1]
 

@@ -243,6 +243,13 @@ def libs_after(st, sx, cell, color, limit):
         for q in (cell - 1, cell + 1, cell - w, cell + w):
             if st[BOARD, q] == enemy and in_atari(st, st[GID, q]):
                 return limit
+    if not loose:   # the common case first: enough empty neighbours, no group to walk
+        empty = 0
+        for q in (cell - 1, cell + 1, cell - w, cell + w):
+            if st[BOARD, q] == EMPTY:
+                empty += 1
+        if empty >= limit:
+            return limit
     mark, _, _, _, _ = _blocks(st)
     stamp = _new_stamp(sx)
     sx[mark + cell] = stamp

@@ -90,6 +90,7 @@ class Analysis:
     compiled: bool = False
     threads: int = 1
     nodes: int = 0
+    cpu_seconds: float = 0.0       #: processor time of the simulations (all threads)
 
     @property
     def visits(self) -> int:
@@ -110,7 +111,13 @@ class Analysis:
 
     @property
     def speed(self) -> float:
+        """Simulations per second of wall-clock time."""
         return self.simulations / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def cpu_speed(self) -> float:
+        """Simulations per second of processor time (per core: free of the machine's load)."""
+        return self.simulations / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
 
 
 class SearchPlayer:
@@ -228,6 +235,7 @@ class SearchPlayer:
             space.own[:] = 0
             space.rng[0] = _rng_state(self.settings.seed, len(game.moves), index)
         counts = [0] * threads
+        cpu = [0.0] * threads
         per_thread = None if playouts is None else [playouts // threads + (i < playouts % threads)
                                                       for i in range(threads)]
         deadline = None if seconds is None else start + seconds
@@ -243,12 +251,14 @@ class SearchPlayer:
                 if want <= 0:
                     break
                 t0 = time.perf_counter()
+                c0 = time.thread_time()
                 counts[i] += int(ka.run(root_state, space.state, _ZOBRIST, space.work,
                                         space.spare, space.out, space.owner, space.scratch,
                                         tree.ti, tree.tf, tree.header, int(roots[i]),
                                         int(color), int(root_passes), int(root_last), space.rng,
                                         params, pat3, hist, space.path, space.path_keys,
                                         space.seq, space.own, int(want)))
+                cpu[i] += time.thread_time() - c0
                 now = time.perf_counter()
                 if deadline is not None and now >= deadline:
                     break
@@ -269,7 +279,9 @@ class SearchPlayer:
                         progress_interval, early_stop and playouts is None)
         for thread in workers:
             thread.join()
-        return self._analysis(game, color, roots, sum(counts), time.perf_counter() - start)
+        analysis = self._analysis(game, color, roots, sum(counts), time.perf_counter() - start)
+        analysis.cpu_seconds = sum(cpu)
+        return analysis
 
     def _watch(self, worker, done, game, color, roots, counts, start, deadline, progress,
                interval, early_stop):

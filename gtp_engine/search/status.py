@@ -23,14 +23,16 @@ SEKI_NEUTRAL = 0.3               #: an empty point owned less than this is nobod
 
 
 def final_analysis(player: SearchPlayer, game) -> Analysis:
-    """A search of the final position for its ownership (deterministic for the seed)."""
-    return player.search(game, game.to_move, playouts=FINAL_PLAYOUTS_PER_POINT * game.size ** 2,
-                         early_stop=False)
+    """A search of the final position for its ownership (deterministic for the seed): the
+    player's playouts per move when set, else ``FINAL_PLAYOUTS_PER_POINT`` per point."""
+    playouts = player.settings.playouts or FINAL_PLAYOUTS_PER_POINT * game.size ** 2
+    return player.search(game, game.to_move, playouts=playouts, early_stop=False)
 
 
 def stone_status(game, analysis: Analysis) -> Tuple[List, List]:
-    """(dead, seki) stones in reading order."""
-    if game.rules.scoring != SCORE_AREA:
+    """(dead, seki) stones in reading order; without an analysis (games that are not
+    area-scored, or over by annihilation) the rules' own dead stones (Disto's meals)."""
+    if analysis is None:
         return reading_order(game.dead_stones()), []
     dead = set(SearchPlayer.dead_stones(game, analysis))
     size, position = game.size, game.position

@@ -35,7 +35,7 @@ const expectRows = (rows, bottom) => {
 }
 
 async function main() {
-  const controller = new Controller(python, ['-m', 'gtp_engine', '--seed', '5'], {cwd: repoDir})
+  const controller = new Controller(python, ['-m', 'gtp_engine', '--seed', '5', '--playouts', '100'], {cwd: repoDir})
   const tracker = new ControllerStateTracker(controller)
   const stderr = []
   controller.on('stderr', ({content}) => stderr.push(content))
@@ -136,7 +136,7 @@ async function main() {
 // (RULES T8), genmove plays on our board, and a rewind to the empty board keeps map and forts.
 async function terrain() {
   const controller = new Controller(
-    python, ['-m', 'gtp_engine', '--variant', 'terrain', '--size', '9', '--forts', 'auto', '--seed', '3'],
+    python, ['-m', 'gtp_engine', '--variant', 'terrain', '--size', '9', '--forts', 'auto', '--seed', '3', '--playouts', '100'],
     {cwd: repoDir}
   )
   const tracker = new ControllerStateTracker(controller)

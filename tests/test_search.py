@@ -1,0 +1,268 @@
+"""The search player: tactics it must see in every game, passing and resigning, reproducibility,
+the memory cap, that a search never changes the game, and that the compiled kernels and their
+pure-Python mirror search alike."""
+
+import random
+
+import numpy as np
+import pytest
+
+from gtp_engine.coords import Color, parse_vertex
+from gtp_engine.game import Game
+from gtp_engine.rules.terrain_map import TerrainMap
+from gtp_engine.search import _backend
+from gtp_engine.search.params import EXPAND_VISITS
+from gtp_engine.search.player import SearchPlayer, SearchSettings
+from gtp_engine.search.tree import BYTES_PER_NODE
+
+import diagrams
+
+
+def player(playouts=800, **settings):
+    return SearchPlayer(SearchSettings(playouts=playouts, threads=1, **settings))
+
+
+def setup(variant, text, komi=None, terrain=None, forts=()):
+    size = len([line for line in text.strip().splitlines() if line.strip()])
+    game = Game(variant, size, komi, terrain=terrain)
+    for color, vertex in forts:
+        game.place_fort(color, parse_vertex(vertex, size))
+    diagrams.setup_game(game, text)
+    return game
+
+
+def best(game, color, playouts=800, seed=0):
+    move, _ = player(playouts, seed=seed).genmove(game, color)
+    return move
+
+
+# ----------------------------------------------------------------- tactics, one per game
+def test_go_captures_to_win_the_race():
+    # White's three stones in the middle have one liberty (A); Black's have two.
+    game = setup("go", """
+        . . . . . . .
+        . . X X X . .
+        . X O O O X .
+        . X O X A . .
+        . . X . X . .
+        . . . . . . .
+        . . . . . . .""", komi=0.5)
+    assert best(game, Color.BLACK) == parse_vertex("E4", 7)
+
+
+def test_go_escapes_from_atari():
+    # Black's two stones (C4 D4) have one liberty, E4; extending there makes them safe.
+    game = setup("go", """
+        . . . . . . .
+        . . . . . . .
+        . . O O . . .
+        . O X X . . .
+        . . O O . . .
+        . . . . . . .
+        . . . . . . .""", komi=0.5)
+    assert best(game, Color.BLACK) == parse_vertex("E4", 7)
+
+
+def test_loose_flips_a_group_without_a_true_liberty():
+    # RULES L1/L2: White C3 or D3 leaves black B3 without a true liberty: it flips.
+    game = setup("loose", """
+        . . . . .
+        . O O . .
+        O X . . .
+        . O O . .
+        . . . . .""", komi=0)
+    assert best(game, Color.WHITE) in (parse_vertex("C3", 5), parse_vertex("D3", 5))
+
+
+def test_goncrete_annihilation_wins_at_once():
+    # RULES G4: White B1 flips every black stone; the game ends, won.
+    game = setup("goncrete", """
+        X X X
+        X X X
+        X . O""", komi=0.5)
+    assert best(game, Color.WHITE, playouts=100) == parse_vertex("B1", 3)
+
+
+def test_disto_never_makes_its_own_person_a_meal():
+    # White A3 is a meal, so Black's group around it is a glutton: White may not fill its last
+    # liberty A1 (D2). Black A1 is legal (D3) but makes Black's own six stones a meal.
+    game = setup("disto", """
+        O O . . .
+        X X O . .
+        O X O . .
+        X X O . .
+        . O . . .""", komi=-2.5)
+    for seed in range(3):
+        assert best(game, Color.BLACK, playouts=400, seed=seed) != parse_vertex("A1", 5)
+
+
+def test_terrain_go_takes_the_region_of_an_enemy_fort():
+    # White's fort on B2 sits in Black's corner, still open at C4: the fort is worth 12 to
+    # Black if the corner ends as Black's territory (T7), and that decides the game (komi
+    # -12.5: Black is behind on the board alone). Black keeps the corner and wins.
+    terrain = TerrainMap.from_text("/".join(["......."] * 7), forts_per_side=1, fort_value=12)
+    game = setup("terrain", """
+        . . . . . . .
+        . . . . . . .
+        O O O O . . .
+        . . . X O . .
+        X X . X O . .
+        . . . X O . .
+        . . . X O . .""", komi=-12.5, terrain=terrain, forts=[(Color.WHITE, "B2"), (Color.BLACK, "A1")])
+    assert game.score().winner == Color.WHITE
+    move, analysis = player(1500).genmove(game, Color.BLACK)
+    assert move[1] <= 2 and move[0] <= 3          # a move in the corner, not elsewhere
+    assert analysis.winrate > 0.8
+    assert analysis.ownership[1 * 7 + 1] > 0.8    # the fort's point ends in Black's area
+
+
+# ----------------------------------------------------------------- passing and resigning
+def test_passes_when_the_opponent_passed_and_the_board_as_it_stands_wins():
+    game = setup("go", """
+        . X O .
+        . X O .
+        . X O .
+        . X O .""", komi=0.5)
+    game.play(Color.BLACK, None)
+    move, _ = player(300).genmove(game, Color.WHITE)
+    assert move is None   # White wins by komi: two passes end it
+
+
+def test_never_passes_into_a_lost_loose_tie():
+    # Equal stones with komi 0: the player of the final pass loses (L5), so after Black's pass
+    # White must not pass while a placement is left.
+    game = setup("loose", """
+        . . .
+        X . O
+        . . .""", komi=0)
+    game.play(Color.BLACK, None)
+    move, _ = player(300).genmove(game, Color.WHITE)
+    assert move is not None
+
+
+def test_does_not_pass_with_dead_stones_in_its_area_and_cleans_up():
+    # A lone white stone inside Black's area: Black must not pass before capturing it, even
+    # though White passed and Black wins as the board stands.
+    game = setup("go", """
+        . . X . .
+        . . X . .
+        . O X . .
+        . . X . .
+        . . X . .""", komi=0.5)
+    game.play(Color.WHITE, None)
+    game = game  # noqa
+    move, analysis = player(2000).genmove(game, Color.BLACK, cleanup=True)
+    assert move in (parse_vertex(v, 5) for v in ("A3", "B4", "B2", "C3"))
+
+
+def test_resigns_only_with_a_threshold():
+    text = """
+        X X X
+        X . X
+        . X X"""
+    assert player(300).genmove(setup("go", text), Color.WHITE)[0] != "resign"
+    assert player(300, resign=0.1).genmove(setup("go", text), Color.WHITE)[0] == "resign"
+
+
+# ----------------------------------------------------------------- the contract
+def test_same_seed_same_moves_other_seed_other_moves():
+    def game_moves(seed):
+        game = Game("go", 7, 7.5)
+        p = player(300, seed=seed)
+        for _ in range(12):
+            move, _ = p.genmove(game, game.to_move)
+            game.play(game.to_move, move)
+        return [m.point for m in game.moves]
+    assert game_moves(5) == game_moves(5)
+    assert game_moves(5) != game_moves(6)
+
+
+def test_the_tree_never_grows_past_its_memory_cap():
+    p = SearchPlayer(SearchSettings(playouts=3000, threads=1, max_memory_mb=1))
+    capacity = p.pool_capacity(1)
+    assert capacity * BYTES_PER_NODE <= 1024 * 1024
+    game = Game("go", 9)
+    for _ in range(3):
+        analysis = p.search(game, game.to_move)
+        assert analysis.nodes <= capacity
+        assert p.memory_bytes() <= 1024 * 1024 + 1024
+        assert analysis.simulations == 3000   # simulations go on when the pool is full
+        game.play(game.to_move, analysis.best.move)
+
+
+def test_a_search_leaves_the_game_unchanged():
+    game = Game("goncrete", 7)
+    for point in [(3, 3), (3, 4), (2, 3)]:
+        game.play(game.to_move, point)
+    before = (game.position.rows(), list(game.moves), game.to_move, game.history_id,
+              game.position.state.copy())
+    p = player(500)
+    p.search(game, Color.WHITE)
+    p.search(game, Color.BLACK)
+    after = (game.position.rows(), list(game.moves), game.to_move, game.history_id)
+    assert after == before[:4]
+    assert np.array_equal(game.position.state, before[4])
+
+
+def test_tree_reuse_after_moves_and_undo():
+    game = Game("go", 7)
+    p = player(400)
+    first = p.search(game, Color.BLACK)
+    move = first.best.move
+    visits = first.best.visits
+    game.play(Color.BLACK, move)
+    reused = p.search(game, Color.WHITE, playouts=1)
+    # the subtree of our move was kept (its first visits came before it had children)
+    assert reused.visits >= visits - EXPAND_VISITS
+    game.undo()
+    again = p.search(game, Color.BLACK, playouts=1)
+    assert again.visits >= first.visits   # and its parent after undo
+
+
+@pytest.mark.parametrize("variant,size", [("go", 7), ("loose", 7), ("goncrete", 7),
+                                          ("disto", 7), ("terrain", 9)])
+def test_every_move_proposed_is_legal_in_random_games(variant, size):
+    rng = random.Random(size * 7 + len(variant))
+    for game_number in range(2):
+        game = Game(variant, size)
+        if game.terrain is not None:
+            from gtp_engine.search.forts import auto_forts
+            auto_forts(game, game_number)
+        p = player(60, seed=game_number)
+        for _ in range(size * size):
+            if game.over:
+                break
+            color = game.to_move
+            if rng.random() < 0.5:
+                move, _ = p.genmove(game, color)
+                assert move != "resign"
+                assert game.illegal_reason(color, move) is None, (variant, move)
+                game.play(color, move)
+            else:
+                legal = game.legal_moves(color)
+                game.play(color, rng.choice(legal) if legal else None)
+
+
+@pytest.mark.parametrize("variant", ["go", "loose", "goncrete", "disto", "terrain"])
+def test_the_mirror_searches_exactly_as_the_compiled_kernels(variant):
+    """The pure-Python mirror (used until the compile is done) and the compiled kernels grow
+    the same tree from the same seed."""
+    compiled = _backend.compile_now()
+    game = Game(variant, 5)
+    if game.terrain is not None:
+        from gtp_engine.search.forts import auto_forts
+        auto_forts(game, 1)
+    game.play(Color.BLACK, game.legal_moves(Color.BLACK)[12])
+    trees = []
+    for kernels in (_backend.mirror, compiled):
+        _backend.active = kernels
+        try:
+            p = player(40, seed=3)
+            p.search(game, Color.WHITE, playouts=40)
+            tree = p._trees[0]
+            trees.append((tree.used, tree.ti[:, :tree.used].copy(), tree.tf[:, :tree.used].copy()))
+        finally:
+            _backend.active = compiled
+    assert trees[0][0] == trees[1][0]
+    assert np.array_equal(trees[0][1], trees[1][1])
+    assert np.allclose(trees[0][2], trees[1][2])
