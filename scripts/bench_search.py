@@ -4,7 +4,8 @@ same run.
 
     python scripts/bench_search.py [--seconds S] [--sizes 9,19] [--json]
 
-Each figure is the best of ``--rounds`` searches of ``--seconds`` each from the empty board
+Each figure is the best of ``--rounds`` searches (simulations per second of wall-clock time,
+and per processor second of one thread, which the load of a shared machine does not change) of ``--seconds`` each from the empty board
 (after the forts in Terrain Go). The minimal kernel is the least a random Go playout can do
 (one flat board, groups by flood fill only when a neighbour may be captured, no ko, no
 superko, no bookkeeping for anything else); the board's own random playout is reported as a
@@ -32,15 +33,17 @@ VARIANTS = ("go", "loose", "goncrete", "disto", "terrain")
 
 
 def search_rate(variant, size, threads, heavy, seconds, rounds):
-    best = 0.0
+    """(best simulations per wall-clock second, best per processor second of one thread)."""
+    wall = cpu = 0.0
     for r in range(rounds):
         game = Game(variant, size)
         if game.terrain is not None:
             auto_forts(game, 1)
         player = SearchPlayer(SearchSettings(threads=threads, heavy=heavy, seed=r))
         analysis = player.search(game, Color.BLACK, seconds=seconds, early_stop=False)
-        best = max(best, analysis.speed)
-    return best
+        wall = max(wall, analysis.speed)
+        cpu = max(cpu, analysis.cpu_speed * threads)
+    return wall, cpu / threads
 
 
 # ----------------------------------------------------------------- the minimal kernel
@@ -67,9 +70,12 @@ def _minimal_kernel():
         return False
 
     @numba.njit(cache=True)
-    def remove_group(board, start, w, stack):
+    def remove_group(board, start, w, stack, empties, where, n):
         color = board[start]
         board[start] = 0
+        empties[n] = start
+        where[start] = n
+        n += 1
         top = 1
         stack[0] = start
         while top > 0:
@@ -78,8 +84,12 @@ def _minimal_kernel():
             for q in (s - 1, s + 1, s - w, s + w):
                 if board[q] == color:
                     board[q] = 0
+                    empties[n] = q
+                    where[q] = n
+                    n += 1
                     stack[top] = q
                     top += 1
+        return n
 
     @numba.njit(cache=True)
     def playouts(size, count, seed):
@@ -92,28 +102,35 @@ def _minimal_kernel():
         mark = np.zeros(area, np.int32)
         stack = np.zeros(area, np.int32)
         empties = np.zeros(area, np.int32)
+        where = np.zeros(area, np.int32)
         stamp = 0
         x = seed
         for _ in range(count):
             board = board0.copy()
+            n = 0   # the empty points, kept as a list with swap-removal
+            for cell in range(area):
+                if board[cell] == 0:
+                    empties[n] = cell
+                    where[cell] = n
+                    n += 1
             color = 1
             passes = 0
             moves = 0
             while passes < 2 and moves < 3 * size * size:
-                n = 0
-                for cell in range(area):
-                    if board[cell] == 0:
-                        empties[n] = cell
-                        n += 1
+                k = n
                 played = False
-                while n > 0:
+                while k > 0:
                     x ^= (x << 13) & 0xFFFFFFFF
                     x ^= x >> 17
                     x ^= (x << 5) & 0xFFFFFFFF
-                    i = x % n
+                    i = x % k
                     cell = empties[i]
-                    n -= 1
-                    empties[i] = empties[n]
+                    k -= 1   # move it out of the window of candidates
+                    other = empties[k]
+                    empties[i] = other
+                    where[other] = i
+                    empties[k] = cell
+                    where[cell] = k
                     eye = True
                     for q in (cell - 1, cell + 1, cell - w, cell + w):
                         if board[q] != color and board[q] != 3:
@@ -121,15 +138,26 @@ def _minimal_kernel():
                     if eye:
                         continue
                     board[cell] = color
+                    captured = False
                     for q in (cell - 1, cell + 1, cell - w, cell + w):
                         if board[q] == 3 - color:
                             stamp += 1
                             if not group_has_liberty(board, q, w, mark, stack, stamp):
-                                remove_group(board, q, w, stack)
+                                captured = True
                     stamp += 1
-                    if not group_has_liberty(board, cell, w, mark, stack, stamp):
+                    if not captured and not group_has_liberty(board, cell, w, mark, stack, stamp):
                         board[cell] = 0   # suicide
                         continue
+                    n -= 1   # take the cell off the list of empty points
+                    j = where[cell]
+                    last = empties[n]
+                    empties[j] = last
+                    where[last] = j
+                    for q in (cell - 1, cell + 1, cell - w, cell + w):
+                        if board[q] == 3 - color:
+                            stamp += 1
+                            if not group_has_liberty(board, q, w, mark, stack, stamp):
+                                n = remove_group(board, q, w, stack, empties, where, n)
                     played = True
                     break
                 passes = 0 if played else passes + 1
@@ -189,14 +217,17 @@ def main(argv=None):
                 continue
             for threads in [int(t) for t in args.threads.split(",")]:
                 for heavy in (True, False):
-                    r = search_rate(variant, size, threads, heavy, args.seconds, args.rounds)
+                    wall, cpu = search_rate(variant, size, threads, heavy, args.seconds,
+                                            args.rounds)
                     row = {"kind": "search", "variant": variant, "size": size,
                            "threads": threads, "playouts": "heavy" if heavy else "light",
-                           "simulations_per_second": round(r)}
+                           "simulations_per_second": round(wall),
+                           "per_cpu_second_of_a_thread": round(cpu)}
                     rows.append(row)
                     print(json.dumps(row) if args.json else
                           f"{size}x{size} {variant:9s} {threads} thread(s) "
-                          f"{'heavy' if heavy else 'light'}: {r:,.0f} simulations/s", flush=True)
+                          f"{'heavy' if heavy else 'light'}: {wall:,.0f} simulations/s "
+                          f"({cpu:,.0f} per CPU second of a thread)", flush=True)
     return 0
 
 
