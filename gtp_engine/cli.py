@@ -55,6 +55,15 @@ def _finite(text: str) -> float:
     return value
 
 
+def _search_param(text: str):
+    from .search.params import TUNABLES
+    name, sep, value = text.partition("=")
+    if not sep or name not in TUNABLES:
+        raise argparse.ArgumentTypeError(
+            f"must be NAME=VALUE with NAME one of {', '.join(TUNABLES)}, not {text!r}")
+    return name, _finite(value)
+
+
 def _share(text: str) -> float:
     value = _finite(text)
     if not 0 < value < 1:
@@ -105,6 +114,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--resign", type=_share, nargs="?", const=0.1, metavar="WINRATE",
                         help="let genmove resign when its win rate stays below WINRATE "
                         "(default 0.1) for 3 moves in a row; off without this option")
+    parser.add_argument("--search-param", type=_search_param, action="append", default=[],
+                        metavar="NAME=VALUE",
+                        help="set a tunable of the search (gtp_engine/search/params.py, lower "
+                        "case, e.g. rave_equiv=1000, heavy=0, expand_visits=1e9 for flat Monte "
+                        "Carlo); for tuning and baselines")
     parser.add_argument("--quiet", action="store_true",
                         help="no search summary on stderr after each genmove")
     parser.add_argument("--log-level", default="warning",
@@ -141,13 +155,14 @@ class Options:
     setup_data: Optional[bytes]
     max_memory: int = 1024
     quiet: bool = False
+    search_params: tuple = ()
 
     def engine_settings(self):
         from .gtp.engine import EngineSettings
         return EngineSettings(seed=self.seed, playouts=self.playouts, move_time=self.time,
                               threads=self.threads, resign=self.resign,
                               forts_auto=self.forts == "auto", max_memory_mb=self.max_memory,
-                              summary=not self.quiet)
+                              summary=not self.quiet, search_params=self.search_params)
 
 
 def parse_options(argv: Optional[Sequence[str]] = None) -> Options:
@@ -163,7 +178,7 @@ def parse_options(argv: Optional[Sequence[str]] = None) -> Options:
             parser.error(f"argument --setup: cannot read {ns.setup!r}: {(err.strerror or 'error').lower()}")
     return Options(ns.variant, ns.size, ns.komi, ns.playouts, ns.time, ns.seed, ns.threads,
                    ns.resign, ns.log_level, ns.terrain_seed, ns.forts, ns.setup, setup_data,
-                   ns.max_memory, ns.quiet)
+                   ns.max_memory, ns.quiet, tuple(ns.search_param))
 
 
 def build_game(options: Options):

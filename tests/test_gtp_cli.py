@@ -148,3 +148,12 @@ def test_stdout_holds_only_gtp_even_with_debug_logs():
     blocks = result.stdout.decode().split("\n\n")
     assert blocks[-1] == "" and len(blocks) == 8
     assert [b[0] for b in blocks[:-1]] == ["=", "?", "=", "=", "=", "=", "="]
+
+
+def test_search_params_from_the_command_line_reach_the_search():
+    from gtp_engine.cli import parse_options
+    options = parse_options(["--search-param", "heavy=0", "--search-param", "rave_equiv=100"])
+    settings = options.engine_settings().search_settings()
+    assert dict(settings.overrides) == {"heavy": 0.0, "rave_equiv": 100.0}
+    result = run_engine(["--search-param", "nonsense=1"], "name\n")
+    assert result.returncode == 2 and b"nonsense=1" in result.stderr

@@ -44,12 +44,14 @@ class EngineSettings:
     forts_auto: bool = False
     max_memory_mb: int = 1024
     summary: bool = True                #: a search summary on stderr after each genmove
+    search_params: tuple = ()           #: (name, value) tunables of search.params
 
     def search_settings(self):
         from ..search.player import SearchSettings
         return SearchSettings(playouts=self.playouts, move_time=self.move_time,
                               threads=self.threads, max_memory_mb=self.max_memory_mb,
-                              seed=self.seed, resign=self.resign)
+                              seed=self.seed, resign=self.resign,
+                              overrides=tuple(self.search_params))
 
 
 @dataclass(frozen=True)

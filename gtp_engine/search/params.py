@@ -38,6 +38,16 @@ PROB_REJECT_SELF_ATARI = 900   #: per mille: a suggested lone-stone self-atari i
 PROB_REJECT_RANDOM_SELF_ATARI = 500   #: per mille: the same for a random move
 
 
+#: the names ``make_params`` (and ``--search-param``) accept as overrides
+TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture_one",
+            "prior_capture_many", "prior_annihilate", "prior_escape", "prior_pattern",
+            "prior_self_atari", "prior_self_meal", "prior_starve", "prior_eye", "prior_near1",
+            "prior_near2", "prior_near3", "prior_edge_empty", "prior_third_empty",
+            "prior_mountain", "prior_water", "prior_fort", "prior_pass", "prob_capture",
+            "prob_pattern", "prob_reject_self_atari", "prob_reject_random_self_atari", "heavy",
+            "max_moves")
+
+
 def make_params(game, heavy: bool = True, **overrides) -> np.ndarray:
     """The parameter array for searching ``game`` (a ``game.Game``). ``overrides`` set any
     tunable by its name in lower case, e.g. ``rave_equiv=1000`` (tuning and tests)."""

@@ -53,6 +53,8 @@ class SearchSettings:
     seed: int = 0
     resign: Optional[float] = None
     heavy: bool = True
+    #: tunables of ``params`` by name, e.g. (("rave_equiv", 1000.0),): tuning and baselines
+    overrides: Tuple[Tuple[str, float], ...] = ()
 
 
 @dataclass
@@ -221,7 +223,9 @@ class SearchPlayer:
             seconds = MIRROR_TIME_CAP   # the pure-Python mirror: answer within reason
         threads = self._threads()
         self._ensure(threads, game.size)
-        params = make_params(game, heavy=self.settings.heavy)
+        overrides = dict(self.settings.overrides)
+        overrides.setdefault("heavy", int(self.settings.heavy))
+        params = make_params(game, **overrides)
         pat3 = patterns.table()
         position = game.position
         root_state = position.state
