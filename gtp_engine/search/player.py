@@ -506,6 +506,11 @@ class SearchPlayer:
         analysis = self.search(game, color, seconds=seconds,
                                playouts=self.settings.playouts if seconds is not None else None)
         move = self.decide(game, color, analysis, cleanup)
+        if move not in (None, "resign") and game.illegal_reason(color, move) is not None:
+            # a move the tree never entered can still break superko: take the next legal one
+            legal = [m.move for m in analysis.moves
+                     if m.move is not None and game.illegal_reason(color, m.move) is None]
+            move = legal[0] if legal else None
         if move is None and game.illegal_reason(color, None) is not None:
             # the last mover may not pass (C3): any legal placement, even in its own eye
             legal = game.legal_moves(color)
