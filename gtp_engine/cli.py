@@ -171,11 +171,11 @@ def parse_options(argv: Optional[Sequence[str]] = None) -> Options:
     ns = parser.parse_args(argv)
     setup_data = None
     if ns.setup is not None:
+        import sgf
         try:
-            with open(ns.setup, "rb") as f:
-                setup_data = f.read()
-        except OSError as err:
-            parser.error(f"argument --setup: cannot read {ns.setup!r}: {(err.strerror or 'error').lower()}")
+            setup_data = sgf.read_file(ns.setup)  # bounded: --setup /dev/zero is a quick error
+        except sgf.SgfError as err:
+            parser.error(f"argument --setup: {err}")
     return Options(ns.variant, ns.size, ns.komi, ns.playouts, ns.time, ns.seed, ns.threads,
                    ns.resign, ns.log_level, ns.terrain_seed, ns.forts, ns.setup, setup_data,
                    ns.max_memory, ns.quiet, tuple(ns.search_param))

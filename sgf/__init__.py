@@ -8,6 +8,7 @@ The only package that imports sgfmill. Reading guide:
 - ``writer``: a ``Game`` -> an sgfmill tree, record form or view form (``WriteOptions``).
 - ``reader``: an sgfmill tree -> a ``Game`` (tolerant of foreign files, strict about ours).
 - ``record``: ``SgfRecord``, a loaded game that writes back everything it does not manage.
+- ``read_file``: the bytes of a file, bounded by ``MAX_FILE_BYTES``.
 
 Properties (see INTERFACE.md, SGF): ``GM[1] FF[4] CA[UTF-8] AP SZ KM RU VR PB PW DT RE HA
 AB AW``, moves ``B``/``W`` (pass ``B[]``), Terrain Go's ``MT WA`` (map), ``FB FW`` (forts in
@@ -22,6 +23,26 @@ from typing import Optional
 from .errors import SgfError
 from .record import SgfRecord
 from .writer import VIEW_NOTICE, WriteOptions
+
+#: The largest file ``read_file`` reads. Real records are kilobytes; big commented collections
+#: a few megabytes. Anything larger (``/dev/zero``, a disk image) is refused before it is read.
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+
+def read_file(path) -> bytes:
+    """The bytes of the file at ``path``, read no further than ``MAX_FILE_BYTES`` (a device or
+    a huge file ends in a quick error, not in memory exhaustion). SgfError, quoting the path,
+    when the file cannot be opened or is larger."""
+    limit = MAX_FILE_BYTES
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as err:
+        raise SgfError(f"cannot read {str(path)!r}: {(err.strerror or 'unreadable').lower()}") from err
+    if len(data) > limit:
+        amount = f"{limit // 2 ** 20} MiB" if limit % 2 ** 20 == 0 else f"{limit} bytes"
+        raise SgfError(f"cannot read {str(path)!r}: more than {amount}, too big for an sgf file")
+    return data
 
 
 def game_to_sgf(game, **options) -> bytes:
@@ -43,4 +64,5 @@ def game_from_sgf(data: bytes, move_number: Optional[int] = None):
     return SgfRecord.from_bytes(data, move_number).game
 
 
-__all__ = ["SgfError", "SgfRecord", "WriteOptions", "game_to_sgf", "game_from_sgf", "VIEW_NOTICE"]
+__all__ = ["SgfError", "SgfRecord", "WriteOptions", "game_to_sgf", "game_from_sgf", "VIEW_NOTICE",
+           "MAX_FILE_BYTES", "read_file"]

@@ -329,9 +329,6 @@ def printsgf(engine, args):
 
 
 def _read_file(path: str) -> bytes:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError as err:
-        reason = (err.strerror or "unreadable").lower()
-        raise GtpError(f"cannot read {path!r}: {reason}") from err
+    """The file's bytes, bounded (``sgf.read_file``): a device or a huge file is a quick error."""
+    import sgf
+    return sgf.read_file(path)

@@ -1,0 +1,42 @@
+"""SGF through GTP: ``loadsgf`` and ``printsgf`` in process, and the file limits of ``loadsgf``
+and ``--setup`` through real processes."""
+
+import subprocess
+import sys
+
+import pytest
+
+import sgf
+from test_gtp_engine import gtp, make_engine, refused
+
+
+# ----------------------------------------------------------------- reading files, bounded
+def test_loadsgf_refuses_a_file_over_the_limit_and_keeps_the_game(tmp_path, monkeypatch):
+    monkeypatch.setattr(sgf, "MAX_FILE_BYTES", 64)
+    path = tmp_path / "big.sgf"
+    path.write_bytes(b"(;SZ[9];B[ee]C[" + b"x" * 100 + b"])")
+    engine = make_engine("go", 9)
+    gtp(engine, "play b C3")
+    message = refused(engine, f"loadsgf {path}")
+    assert message == f"cannot read {str(path)!r}: more than 64 bytes, too big for an sgf file"
+    assert [m.point for m in engine.game.moves] == [(2, 2)]
+    path.write_bytes(b"(;SZ[9];B[ee])")                      # under the limit: read as usual
+    gtp(engine, f"loadsgf {path}")
+    assert [m.point for m in engine.game.moves] == [(4, 4)]
+
+
+def test_loadsgf_of_an_endless_device_is_a_quick_clear_error():
+    result = subprocess.run([sys.executable, "-m", "gtp_engine"], capture_output=True,
+                            input=b"loadsgf /dev/zero\nname\n")
+    assert result.returncode == 0
+    answers = result.stdout.decode().split("\n\n")
+    assert answers[0] == "? cannot read '/dev/zero': more than 16 MiB, too big for an sgf file"
+    assert answers[1] == "= vargo"
+    assert b"Traceback" not in result.stderr
+
+
+def test_setup_option_of_an_endless_device_exits_with_a_usage_error():
+    result = subprocess.run([sys.executable, "-m", "gtp_engine", "--setup", "/dev/zero"],
+                            capture_output=True, input=b"name\n")
+    assert result.returncode == 2 and result.stdout == b""
+    assert "--setup: cannot read '/dev/zero': more than 16 MiB" in result.stderr.decode()
