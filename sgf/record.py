@@ -1,9 +1,12 @@
 """``SgfRecord``: a game loaded from SGF together with its tree, written back without losing data.
 
 Writing regenerates what we manage (settings, setup, map, forts, the main line's moves, our
-comments, the view corrections) from the game, and keeps everything else from the source tree:
-unknown and unmanaged properties of the root and of every main-line node whose move the game
-still has, nodes without a move (their properties join the node before them), and variations.
+comments, the view corrections) from the game, and keeps everything else from the source tree
+where it still describes the game: the main line written is exactly the game's moves; along
+them, the unknown and unmanaged properties of the source's nodes are kept (nodes without a move
+join the node before them, their comments in file order), and every other line of the source
+that branches off before the game's last move is kept as a variation (a line the game left
+included). Nothing is written below the game's last node, where it would become the main line.
 Text in another encoding is converted to UTF-8. The source's ``RE`` is kept when the game
 still has exactly the file's moves and no result is given (a resignation, or a result scored
 under other rules, stays as recorded).
@@ -131,72 +134,104 @@ def comment_text(node) -> Optional[str]:
         return None
 
 
+def move_or_none(node, size: int):
+    """(colour, point or None) of a node's move; None without a move or for an unreadable one
+    (variations are copied, never replayed, so a bad move there is no error)."""
+    try:
+        return move_of(node, 0, 0, size)
+    except SgfError:
+        return None
+
+
+def has_move(node) -> bool:
+    return node.has_property("B") or node.has_property("W")
+
+
 class _Merger:
-    """Carries the source's unmanaged properties and variations over to a freshly written tree."""
+    """Carries the source's unmanaged properties and variations over to a freshly written tree.
+
+    The written main line is the game, exactly. The merge walks the source tree along the
+    game's moves: from a node (the root, then each move of the game found among the children),
+    through the move-less nodes that continue it (comments, setup before the first move, a view
+    export's corrections), whose data joins the new node; the child holding the game's next
+    move is followed, the other children are copied as variations of the new node. Once the game
+    leaves the tree, or ends, the walk stops: at the game's last node nothing is kept below it,
+    since any child there would become the main line of a game the engine does not hold.
+    """
 
     def __init__(self, source, move_nodes, game, tree, computed_result: bool, options: WriteOptions):
-        self.source, self.tree = source, tree
+        self.source, self.tree, self.game = source, tree, game
         self.old_view = is_view_export(source.get_root())
         encoding = source.get_root().get_encoding()
         self.transcode = None if encoding.upper() in ("UTF-8", "UTF8") else encoding
-        old_nodes = source.get_main_sequence()
-        self.old_nodes = old_nodes
-        self.old_moves = {index: number for number, index in enumerate(move_nodes, 1)}
-        total = sum(1 for node in old_nodes if node.has_property("B") or node.has_property("W"))
-        self.matched = self._matched_moves(move_nodes, game)
-        self.full = self.matched == len(game.moves) == total
+        old_moves = [move_or_none(node, game.size) for node in source.get_main_sequence() if has_move(node)]
+        played = [(record.color, record.point) for record in game.moves]
+        matched = 0
+        while matched < min(len(old_moves), len(played)) and old_moves[matched] == played[matched]:
+            matched += 1
+        self.full = matched == len(played) == len(old_moves)
         self.keep_old_result = self.full and options.result is None and (computed_result or not game.over)
 
-    def _matched_moves(self, move_nodes, game) -> int:
-        """How many leading moves of the game are the source's moves (the rest were changed)."""
-        matched = 0
-        for number, (index, record) in enumerate(zip(move_nodes, game.moves), 1):
-            if move_of(self.old_nodes[index], index, number, game.size) != (record.color, record.point):
-                break
-            matched = number
-        return matched
-
     def run(self) -> None:
-        new_moves = [node for node in self.tree.get_main_sequence()[1:]
-                     if node.has_property("B") or node.has_property("W")]
-        target = self.tree.get_root()
-        self.copy_properties(self.old_nodes[0], target, root=True)
-        self.copy_variations(self.old_nodes[0], target, 1)
-        for index in range(1, len(self.old_nodes)):
-            old = self.old_nodes[index]
-            number = self.old_moves.get(index)
-            if number is not None:
-                if number > self.matched:
-                    return
-                target = new_moves[number - 1]
-            elif old.has_property("B") or old.has_property("W"):
-                return  # a move beyond the loaded part
-            if not (self.old_view and old.has_setup_stones()):
-                self.copy_properties(old, target, root=False)
-            self.copy_variations(old, target, index + 1)
+        moves = self.game.moves
+        new_moves = [node for node in self.tree.get_main_sequence()[1:] if has_move(node)]
+        old, target, number = self.source.get_root(), self.tree.get_root(), 0
+        while True:
+            chain = self.continuation(old, number)
+            for node in chain:
+                if not (self.old_view and node.has_setup_stones()):
+                    self.copy_properties(node, target, root=node is self.source.get_root())
+            self.merge_comments(chain, target)
+            if number == len(moves):
+                return
+            branches = [child for i, node in enumerate(chain) for child in node
+                        if i + 1 == len(chain) or child is not chain[i + 1]]
+            wanted = (moves[number].color, moves[number].point)
+            follow = next((b for b in branches if has_move(b) and move_or_none(b, self.game.size) == wanted),
+                          None)
+            for branch in branches:
+                if branch is not follow:
+                    self.copy_subtree(branch, target)
+            if follow is None:
+                return
+            old, target, number = follow, new_moves[number], number + 1
+
+    def continuation(self, node, number: int) -> list:
+        """``node`` and the move-less nodes that continue it as first children: comments and
+        other data, setup before the first move, and a view export's corrections."""
+        chain = [node]
+        while len(chain[-1]) and not has_move(chain[-1][0]):
+            child = chain[-1][0]
+            if child.has_setup_stones() and number > 0 and not self.old_view:
+                break  # stones added in mid-game: another position, kept as a variation
+            chain.append(child)
+        return chain
 
     def copy_properties(self, old, new, root: bool) -> None:
         managed = MANAGED_ROOT if root else MANAGED | (VIEW_MARKUP if self.old_view else frozenset())
         for identifier in old.properties():
-            if identifier in managed:
+            if identifier in managed or identifier == "C":
                 continue
-            if identifier == "C":
-                self.merge_comment(old, new)
-            elif identifier == "RE" and root:
+            if identifier == "RE" and root:
                 if self.keep_old_result or (not new.has_property("RE") and self.full):
                     new.set_raw_list("RE", self.values(old, "RE"))
             elif not new.has_property(identifier):
                 new.set_raw_list(identifier, self.values(old, identifier))
 
-    def merge_comment(self, old, new) -> None:
-        """The old comment (without our view notice) and ours, each once; an unreadable old
-        comment is copied raw unless we wrote one."""
-        old_text, new_text = comment_text(old), comment_text(new)
-        if old_text is None:
-            if not new.has_property("C"):
-                new.set_raw_list("C", self.values(old, "C"))
-            return
-        old_text = old_text.replace(VIEW_NOTICE, "").strip()
+    def merge_comments(self, chain, new) -> None:
+        """The comments of the chain's nodes in file order (without our view notice), then ours,
+        each once; an unreadable old comment is copied raw unless we wrote one."""
+        texts = []
+        for old in chain:
+            text = comment_text(old)
+            if text is None:
+                if not new.has_property("C"):
+                    new.set_raw_list("C", self.values(old, "C"))
+                return
+            text = text.replace(VIEW_NOTICE, "").strip()
+            if text:
+                texts.append(text)
+        old_text, new_text = "\n\n".join(texts), comment_text(new)
         if not old_text or new_text is None:
             return
         if new_text in old_text:
@@ -210,10 +245,9 @@ class _Merger:
             return list(raw)
         return [value.decode(self.transcode, "replace").encode("utf-8") for value in raw]
 
-    def copy_variations(self, old, new, main_index: int) -> None:
-        """Copy every child of ``old`` except the main line's next node, with its subtree."""
-        main_child = self.old_nodes[main_index] if main_index < len(self.old_nodes) else None
-        stack = [(child, new) for child in reversed(list(old)) if child is not main_child]
+    def copy_subtree(self, old, parent) -> None:
+        """Copy ``old`` with everything below it as the last child of ``parent``."""
+        stack = [(old, parent)]
         while stack:
             node, parent = stack.pop()
             copy = parent.new_child()

@@ -40,3 +40,17 @@ def test_setup_option_of_an_endless_device_exits_with_a_usage_error():
                             capture_output=True, input=b"name\n")
     assert result.returncode == 2 and result.stdout == b""
     assert "--setup: cannot read '/dev/zero': more than 16 MiB" in result.stderr.decode()
+
+
+# ----------------------------------------------------------------- printsgf after loadsgf
+def test_printsgf_after_a_partial_loadsgf_writes_the_game_the_engine_holds(tmp_path):
+    # The shared reproducer: the side variation W[dd] B[ee] ... used to become the main line.
+    path = tmp_path / "branched.sgf"
+    path.write_bytes(b"(;GM[1]FF[4]SZ[9];B[aa](;W[bb];B[cc])(;W[dd];B[ee];W[ff];B[gg]))")
+    engine = make_engine("go", 9)
+    gtp(engine, f"loadsgf {path} 2")
+    written = gtp(engine, "printsgf").replace("\n", "")
+    assert written.endswith(";B[aa])") and "W[" not in written
+    gtp(engine, "play w F4")
+    again = sgf.game_from_sgf(gtp(engine, "printsgf").encode())
+    assert [(m.color.letter, m.point) for m in again.moves] == [("b", (8, 0)), ("w", (3, 5))]

@@ -251,6 +251,54 @@ def test_record_of_a_truncated_load_drops_the_later_moves_and_result():
     assert b"C[a good move]" in out
 
 
+# The shared reproducer: B[aa], then W[bb] B[cc] (main line) or W[dd] B[ee] W[ff] B[gg].
+BRANCHED = b"(;GM[1]FF[4]SZ[9];B[aa](;W[bb];B[cc])(;W[dd];B[ee];W[ff];B[gg]))"
+
+
+def points(game):
+    return [(m.color, m.point) for m in game.moves]
+
+
+def test_record_of_a_partial_load_writes_exactly_the_game_held():
+    # Before: the side variation W[dd]... became the main line after B[aa].
+    record = SgfRecord.from_bytes(BRANCHED, move_number=2)
+    out = record.to_bytes()
+    assert points(game_from_sgf(out)) == points(record.game) == [(B, (8, 0))]
+    assert b"W[" not in out  # below the game's last node every child would be its main line
+
+
+@pytest.mark.parametrize("number", range(1, 8))
+def test_record_main_line_is_the_game_for_every_partial_load(number):
+    record = SgfRecord.from_bytes(BRANCHED, move_number=number)
+    assert points(game_from_sgf(record.to_bytes())) == points(record.game)
+
+
+def test_record_continued_along_a_variation_follows_it_and_keeps_the_rest():
+    record = SgfRecord.from_bytes(BRANCHED, move_number=2)
+    record.game.play(W, (5, 3))                                    # W[dd]: the file's variation
+    out = record.to_bytes().replace(b"\n", b"")                   # (sgfmill wraps long lines)
+    assert points(game_from_sgf(out)) == points(record.game)
+    assert out.count(b"W[dd]") == 1 and b"(;W[bb];B[cc])" in out   # the main line, now a variation
+    assert b"B[ee]" not in out                                     # below the game's last node
+
+
+def test_record_that_leaves_the_file_keeps_its_lines_as_variations():
+    record = SgfRecord.from_bytes(BRANCHED)
+    record.game.undo()
+    record.game.undo()
+    record.game.play(W, (3, 5))                                    # W[ff]: not in the file here
+    out = record.to_bytes().replace(b"\n", b"")
+    assert points(game_from_sgf(out)) == points(record.game)
+    assert b";B[aa](;W[ff])(;W[bb];B[cc])(;W[dd];B[ee];W[ff];B[gg]))" in out
+
+
+def test_record_keeps_the_comments_of_move_less_nodes_in_file_order():
+    # Before: C[world\n\nhello]: each merged comment went in front of the ones before it.
+    record = SgfRecord.from_bytes(b"(;GM[1]SZ[9];B[aa];C[hello];C[world];W[bb])")
+    assert game_from_sgf(record.to_bytes()) is not None
+    assert b"C[hello\n\nworld]" in record.to_bytes()
+
+
 def test_record_keeps_a_resignation_result_when_the_moves_are_unchanged():
     data = FOREIGN.replace(b"KM[6.5]", b"KM[6.5]RE[B+R]")
     assert b"RE[B+R]" in SgfRecord.from_bytes(data).to_bytes()
