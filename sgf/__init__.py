@@ -3,6 +3,7 @@
 The only package that imports sgfmill. Reading guide:
 
 - ``errors``: ``SgfError``, naming the node and the reason.
+- ``encoding``: a file's bytes as UTF-8 (byte order marks, UTF-16, ``CA``, legacy charsets).
 - ``values``: point and parameter text of our own properties.
 - ``viewer``: the board a Go viewer (Sabaki) shows, for the view export.
 - ``writer``: a ``Game`` -> an sgfmill tree, record form or view form (``WriteOptions``).

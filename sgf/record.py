@@ -12,10 +12,12 @@ still has exactly the file's moves and no result is given (a resignation, or a r
 under other rules, stays as recorded).
 """
 
-from typing import Dict, List, Optional
+import re
+from typing import List, Optional
 
 from sgfmill import sgf, sgf_grammar
 
+from .encoding import to_utf8
 from .errors import SgfError
 from .reader import is_view_export, move_of, replay, root_text
 from .values import show
@@ -28,11 +30,14 @@ MAX_SIZE_SGFMILL = 26
 
 
 def parse(data: bytes) -> sgf.Sgf_game:
-    """The first game of SGF data as an sgfmill tree; SgfError for anything unreadable."""
+    """The first game of SGF data as an sgfmill tree, its text in UTF-8 (``encoding.to_utf8``:
+    byte order marks, UTF-16, ``CA``, legacy charsets), a root without its ``;`` tolerated;
+    SgfError for anything unreadable."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise SgfError(f"sgf data must be bytes, not {type(data).__name__}")
+    text = with_root_semicolon(to_utf8(bytes(data)))
     try:
-        coarse = sgf_grammar.parse_sgf_game(bytes(data))
+        coarse = sgf_grammar.parse_sgf_game(text)
     except ValueError as err:
         raise SgfError(f"cannot parse sgf: {show(str(err).lower(), 80)}")
     drop_nameless_properties(coarse)
@@ -45,26 +50,21 @@ def parse(data: bytes) -> sgf.Sgf_game:
         if not raw.isdigit() or not 1 <= int(raw) <= MAX_SIZE_SGFMILL:
             raise SgfError(f"node 0: bad SZ[{show(raw)}]: not a square board size we can play")
         size_values[0] = raw
-    if "CA" not in coarse.sequence[0] and is_utf8(data):
-        return sgf.Sgf_game.from_coarse_game_tree(coarse, override_encoding="UTF-8")
-    try:
-        return sgf.Sgf_game.from_coarse_game_tree(coarse)
-    except (ValueError, LookupError):
-        pass  # an unknown charset in CA: read the text as UTF-8, the common case today
     try:
         return sgf.Sgf_game.from_coarse_game_tree(coarse, override_encoding="UTF-8")
-    except (ValueError, LookupError) as err:
+    except ValueError as err:
         raise SgfError(f"node 0: {show(str(err).lower(), 80)}")
 
 
-def is_utf8(data: bytes) -> bool:
-    """Whether data decodes as UTF-8 (a file without CA is ISO-8859-1 by the standard, but
-    today's writers that omit CA mostly write UTF-8; plain ASCII reads the same either way)."""
-    try:
-        bytes(data).decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
+ROOT_WITHOUT_SEMICOLON = re.compile(rb"\(\s*(?=[A-Za-z]+\s*\[)")
+
+
+def with_root_semicolon(text: bytes) -> bytes:
+    """Nihon Ki-in writes the root's properties straight after ``(``, without the ``;`` that
+    starts a node; Sabaki reads such files, so we add the ``;``."""
+    start = text.find(b"(")
+    found = ROOT_WITHOUT_SEMICOLON.match(text, start) if start >= 0 else None
+    return text if found is None else text[:start] + b"(;" + text[found.end():]
 
 
 def drop_nameless_properties(coarse) -> None:
@@ -162,8 +162,6 @@ class _Merger:
     def __init__(self, source, move_nodes, game, tree, computed_result: bool, options: WriteOptions):
         self.source, self.tree, self.game = source, tree, game
         self.old_view = is_view_export(source.get_root())
-        encoding = source.get_root().get_encoding()
-        self.transcode = None if encoding.upper() in ("UTF-8", "UTF8") else encoding
         old_moves = [move_or_none(node, game.size) for node in source.get_main_sequence() if has_move(node)]
         played = [(record.color, record.point) for record in game.moves]
         matched = 0
@@ -240,10 +238,7 @@ class _Merger:
             new.set("C", old_text + "\n\n" + new_text)
 
     def values(self, node, identifier: str) -> List[bytes]:
-        raw = node.get_raw_list(identifier)
-        if self.transcode is None:
-            return list(raw)
-        return [value.decode(self.transcode, "replace").encode("utf-8") for value in raw]
+        return list(node.get_raw_list(identifier))  # the source is UTF-8 (``parse``)
 
     def copy_subtree(self, old, parent) -> None:
         """Copy ``old`` with everything below it as the last child of ``parent``."""

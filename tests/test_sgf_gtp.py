@@ -54,3 +54,27 @@ def test_printsgf_after_a_partial_loadsgf_writes_the_game_the_engine_holds(tmp_p
     gtp(engine, "play w F4")
     again = sgf.game_from_sgf(gtp(engine, "printsgf").encode())
     assert [(m.color.letter, m.point) for m in again.moves] == [("b", (8, 0)), ("w", (3, 5))]
+
+
+# ----------------------------------------------------------------- encodings
+@pytest.mark.parametrize("data, message", [
+    (b"(;GM[1]FF[4]CA[rot13]RU[Japanese]SZ[9];B[aa])", "node 0: bad CA[rot13]: not a character set"),
+    (b"(;GM[1]FF[4]CA[UTF-16]RU[AGA]SZ[9];B[aa])", "node 0: bad CA[UTF-16]: the file is not in UTF-16"),
+])
+def test_loadsgf_blames_a_ca_it_cannot_honour_and_keeps_the_game(tmp_path, data, message):
+    # Before: "? internal error: lookuperror ..." and "? node 0: unreadable RU[AGA]".
+    path = tmp_path / "bad-ca.sgf"
+    path.write_bytes(data)
+    engine = make_engine("go", 9)
+    gtp(engine, "play b C3")
+    assert refused(engine, f"loadsgf {path}").startswith(message)
+    assert len(engine.game.moves) == 1
+
+
+def test_loadsgf_of_a_utf16_file_then_printsgf_in_utf8(tmp_path):
+    path = tmp_path / "utf16.sgf"
+    path.write_bytes("(;GM[1]SZ[9]PB[黒];B[ee])".encode("utf-16"))
+    engine = make_engine("go", 9)
+    gtp(engine, f"loadsgf {path}")
+    assert [m.point for m in engine.game.moves] == [(4, 4)]
+    assert "PB[黒]" in gtp(engine, "printsgf")
