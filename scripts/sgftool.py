@@ -4,6 +4,9 @@
     python scripts/sgftool.py view FILE -o OUT      record form -> view form (for Go viewers)
     python scripts/sgftool.py record FILE -o OUT    view form -> record form (for engines)
 
+``--variant NAME`` gives the rules of a file that does not name them (no ``VR``, as GoGui
+writes); without it such a file is read as Go, with a warning on stderr.
+
 ``-o -`` writes to stdout. Conversions keep every property we do not manage. Exit status: 0 on
 success, 1 for a file that cannot be read or replayed (the error names the node), 2 for bad
 arguments.
@@ -20,7 +23,8 @@ if __package__ in (None, ""):  # run as a file: make the repository importable
 
 from gtp_engine.board import EMPTY  # noqa: E402
 from gtp_engine.coords import COLUMNS  # noqa: E402
-from sgf import SgfError, SgfRecord  # noqa: E402
+from gtp_engine.rules import RULES_BY_NAME  # noqa: E402
+from sgf import SgfError, SgfRecord, read_file  # noqa: E402
 
 STONE_CHARS = {1: "X", 2: "O"}
 
@@ -58,12 +62,13 @@ def summary(record: SgfRecord) -> List[str]:
     return lines
 
 
-def read(path: str) -> SgfRecord:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as err:
-        raise SgfError(f"cannot read {path}: {err.strerror.lower() if err.strerror else err}")
-    return SgfRecord.from_bytes(data)
+def read(path: str, variant: Optional[str] = None) -> SgfRecord:
+    """The file's game, under ``variant`` when given; a warning on stderr when the rules are a
+    guess (GoGui and gogui-twogtp write no VR: a Loose game would be replayed as Go)."""
+    record = SgfRecord.from_bytes(read_file(path), variant=variant)
+    if record.rules_guess:
+        print(f"sgftool: warning: {path}: {record.rules_guess} (choose with --variant)", file=sys.stderr)
+    return record
 
 
 def write(data: bytes, out: str) -> None:
@@ -78,7 +83,7 @@ def write(data: bytes, out: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    record = read(args.file)
+    record = read(args.file, args.variant)
     if args.command == "check":
         print("\n".join(summary(record)))
     else:
@@ -96,6 +101,9 @@ def parser() -> argparse.ArgumentParser:
         command = commands.add_parser(name, help=text)
         command.add_argument("file")
         command.add_argument("-o", "--out", required=True, help="output file, - for stdout")
+    for command in commands.choices.values():
+        command.add_argument("--variant", choices=list(RULES_BY_NAME), type=str.lower,
+                             help="the rules of a file that does not name them (no VR)")
     return top
 
 

@@ -64,14 +64,29 @@ def check_format(root) -> None:
                 raise SgfError(f"node 0: {what}: {identifier}[{show(raw)}]")
 
 
-def rules_of(root) -> type:
-    """VR is authoritative; RU maps to one of our games when it names one; else Go."""
-    variant = root_text(root, "VR")
+def rules_of(root, variant: Optional[str] = None) -> type:
+    """VR is authoritative; RU maps to one of our games when it names one; else Go.
+
+    ``variant`` (a rules name) chooses the rules for a file that does not say them (GoGui and
+    gogui-twogtp write no VR): it overrides RU; a VR naming other rules is an SgfError.
+    """
+    named = root_text(root, "VR")
+    stated = None
+    if named is not None:
+        try:
+            stated = find_rules(named)
+        except EngineError as err:
+            raise SgfError(f"node 0: bad VR[{show(named)}]: {err}")
     if variant is not None:
         try:
-            return find_rules(variant)
+            chosen = find_rules(variant)
         except EngineError as err:
-            raise SgfError(f"node 0: bad VR[{show(variant)}]: {err}")
+            raise SgfError(str(err))
+        if stated is not None and stated is not chosen:
+            raise SgfError(f"node 0: VR[{show(named)}] says the game is {stated.name}, not {chosen.name}")
+        return chosen
+    if stated is not None:
+        return stated
     ruleset = root_text(root, "RU")
     if ruleset:
         try:
@@ -79,6 +94,21 @@ def rules_of(root) -> type:
         except EngineError:
             pass  # a Go ruleset (Japanese, AGA, ...): play Go
     return Go
+
+
+def rules_guess(root) -> Optional[str]:
+    """Why the rules ``rules_of`` gives without a ``variant`` are a guess (no VR, and no RU
+    naming one of our games, so Go), or None when the file names them."""
+    if root.has_property("VR"):
+        return None
+    ruleset = root_text(root, "RU")
+    if not ruleset:
+        return "the file names no rules (no VR or RU): read as go"
+    try:
+        find_rules(ruleset)
+    except EngineError:
+        return f"no VR, and RU[{show(ruleset)}] names none of our games: read as go"
+    return None
 
 
 def komi_of(root) -> float:
@@ -94,11 +124,12 @@ def komi_of(root) -> float:
         raise SgfError(f"node 0: bad KM[{show(text)}]: not a number")
 
 
-def read_settings(sgf_game) -> Game:
-    """A new game with the root's rules, size, komi and (Terrain Go) map, forts not yet placed."""
+def read_settings(sgf_game, variant: Optional[str] = None) -> Game:
+    """A new game with the root's rules (or ``variant``'s, see ``rules_of``), size, komi and
+    (Terrain Go) map, forts not yet placed."""
     root = sgf_game.get_root()
     check_format(root)
-    rules = rules_of(root)
+    rules = rules_of(root, variant)
     size = sgf_game.get_size()
     komi = komi_of(root)
     terrain = read_map(root, size) if rules.has_terrain else None
@@ -216,14 +247,16 @@ def move_of(node, index: int, number: int, size: int):
         raise SgfError(f"{label}: bad move {identifier}[{show(raw)}]: {err}")
 
 
-def replay(sgf_game, move_number: Optional[int] = None) -> Tuple[Game, List[int]]:
-    """The game of the main line, up to but not including ``move_number`` (GTP ``loadsgf``).
+def replay(sgf_game, move_number: Optional[int] = None,
+           variant: Optional[str] = None) -> Tuple[Game, List[int]]:
+    """The game of the main line, up to but not including ``move_number`` (GTP ``loadsgf``),
+    under the file's rules or ``variant``'s (``rules_of``).
 
     Also returns, for each move played, the index of its node in the main line.
     """
     if move_number is not None and move_number < 1:
         raise SgfError(f"move number must be at least 1, not {move_number}")
-    game = read_settings(sgf_game)
+    game = read_settings(sgf_game, variant)
     root = sgf_game.get_root()
     if game.terrain is not None:
         place_forts(game, root)

@@ -19,7 +19,7 @@ from sgfmill import sgf, sgf_grammar
 
 from .encoding import to_utf8
 from .errors import SgfError
-from .reader import is_view_export, move_of, replay, root_text
+from .reader import is_view_export, move_of, replay, root_text, rules_guess
 from .values import show
 from .writer import VIEW_NOTICE, WriteOptions, build_tree
 
@@ -82,8 +82,11 @@ class SgfRecord:
     """A game and, when it was loaded, the SGF tree it came from.
 
     ``game`` is the replayed main line (change it freely: ``to_bytes`` writes its current
-    state). ``is_view`` says the source was a view export.
+    state). ``is_view`` says the source was a view export. ``rules_guess`` says why the rules
+    were guessed (the file names none of our games and no variant was given), else None.
     """
+
+    rules_guess: Optional[str] = None
 
     def __init__(self, game, source: Optional[sgf.Sgf_game] = None, move_nodes: Optional[List[int]] = None):
         self.game = game
@@ -91,14 +94,19 @@ class SgfRecord:
         self._move_nodes = move_nodes or []
 
     @classmethod
-    def from_bytes(cls, data: bytes, move_number: Optional[int] = None) -> "SgfRecord":
-        """Load SGF data, replaying the main line up to but not including ``move_number``.
+    def from_bytes(cls, data: bytes, move_number: Optional[int] = None,
+                   variant: Optional[str] = None) -> "SgfRecord":
+        """Load SGF data, replaying the main line up to but not including ``move_number``,
+        under the file's rules, or ``variant``'s for a file that does not name them (a VR
+        naming other rules is an error).
 
         Raises SgfError naming the node and the reason for anything unreadable or illegal.
         """
         source = parse(data)
-        game, move_nodes = replay(source, move_number)
-        return cls(game, source, move_nodes)
+        game, move_nodes = replay(source, move_number, variant)
+        record = cls(game, source, move_nodes)
+        record.rules_guess = None if variant is not None else rules_guess(source.get_root())
+        return record
 
     @property
     def is_view(self) -> bool:

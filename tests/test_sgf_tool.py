@@ -86,3 +86,61 @@ def test_runs_as_a_file_without_traceback(tmp_path):
     assert done.returncode == 1
     assert done.stderr.strip() == "sgftool: error: node 1 (move 1): bad move B[zz]: point zz is off the 9x9 board"
     assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+# ----------------------------------------------------------------- rules a file does not name
+def gogui_style(game) -> bytes:
+    """Our record as GoGui writes a game it refereed: the same moves, no VR or RU."""
+    import re
+    return re.sub(rb"(VR|RU)\[[^\]]*\]", b"", game_to_sgf(game))
+
+
+def test_check_warns_when_the_rules_are_a_guess_and_variant_chooses_them(tmp_path, capsys):
+    # Before: a Loose game without VR was replayed as Go without a word.
+    game = random_game("loose", 7, seed=3)
+    assert any(m.effects and m.effects.flipped for m in game.moves)
+    path = tmp_path / "gogui.sgf"
+    path.write_bytes(gogui_style(game))
+    sgftool.main(["check", str(path)])
+    captured = capsys.readouterr()
+    assert captured.err == (f"sgftool: warning: {path}: the file names no rules (no VR or RU): "
+                            "read as go (choose with --variant)\n")
+    assert sgftool.main(["check", "--variant", "loose", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and f"rules loose, 7x7, komi {game.komi:g}, {len(game.moves)} moves" in captured.out
+    assert f"-> {game.score().result}" in captured.out
+
+
+def test_record_with_variant_writes_the_rules_into_the_file(tmp_path, capsys):
+    game = random_game("disto", 7, seed=4)
+    path, out = tmp_path / "gogui.sgf", tmp_path / "fixed.sgf"
+    path.write_bytes(gogui_style(game))
+    assert sgftool.main(["record", str(path), "--variant", "disto", "-o", str(out)]) == 0
+    assert capsys.readouterr().err == ""
+    assert state(game_from_sgf(out.read_bytes())) == state(game)
+
+
+def test_variant_that_contradicts_vr_or_is_unknown_is_refused(loose_file, capsys):
+    _, path = loose_file
+    assert sgftool.main(["check", "--variant", "go", str(path)]) == 1
+    assert capsys.readouterr().err.strip() == "sgftool: error: node 0: VR[loose] says the game is loose, not go"
+    with pytest.raises(SystemExit) as exit_info:
+        sgftool.main(["check", "--variant", "chess", str(path)])
+    assert exit_info.value.code == 2
+
+
+def test_only_a_file_naming_none_of_our_games_gets_the_warning(loose_file, tmp_path, capsys):
+    _, path = loose_file
+    sgftool.main(["check", str(path)])
+    assert capsys.readouterr().err == ""
+    japanese = tmp_path / "kgs.sgf"
+    japanese.write_bytes(b"(;GM[1]SZ[9]RU[Japanese];B[ee])")
+    sgftool.main(["check", str(japanese)])
+    assert "RU[Japanese] names none of our games: read as go" in capsys.readouterr().err
+
+
+def test_check_of_a_file_with_an_impossible_ca_is_a_clear_error(tmp_path, capsys):
+    path = tmp_path / "rot13.sgf"
+    path.write_bytes(b"(;GM[1]FF[4]CA[rot13]RU[Japanese]SZ[9];B[aa])")
+    assert sgftool.main(["check", str(path)]) == 1
+    assert capsys.readouterr().err.strip() == "sgftool: error: node 0: bad CA[rot13]: not a character set"
