@@ -110,7 +110,7 @@ def test_setup_file_gives_map_forts_and_komi(tmp_path):
     engine.run_command("printsgf", [str(path)])
     got = answers(["--setup", str(path)], "variant\nforts\nterrain_show\ngogui-rules_final_result\n"
                   "gogui-rules_board\n")
-    assert got[:3] == ["terrain", "w A1 b E4", "..^^./.~~.b/...../...../w...~"]
+    assert got[:3] == ["terrain", "w A1 b E4", "..^^./.~~.b/...../...../w...~ w A1 b E4"]
     assert got[3].startswith("W+3.5")                           # komi 3.5, no stone: moves not played
     assert "X" not in got[4]
     assert answers(["--setup", str(path), "--komi", "0.5"], "gogui-rules_final_result\n")[0].startswith("W+0.5")

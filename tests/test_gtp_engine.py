@@ -257,8 +257,8 @@ def test_forts_genfort_and_terrain_show():
     placed = [gtp(engine, f"genfort {color}") for color in "wbwb"]
     assert "already placed" in refused(engine, "genfort w")
     assert gtp(engine, "forts").split() == ["w", placed[0], "b", placed[1], "w", placed[2], "b", placed[3]]
-    shown = gtp(engine, "terrain_show")
-    assert shown.count("w") == shown.count("b") == 2
+    shown = gtp(engine, "terrain_show").split(" ", 1)
+    assert shown[0].count("w") == shown[0].count("b") == 2 and shown[1] == gtp(engine, "forts")
     again = make_engine("terrain", 9, seed=4)
     assert [gtp(again, f"genfort {color}") for color in "wbwb"] == placed
 
@@ -393,7 +393,14 @@ def test_terrain_load_reads_back_what_terrain_show_writes():
     other = make_engine("terrain", 7)
     gtp(other, f"terrain_load {shown}")
     assert gtp(other, "terrain_show") == shown and other.game.size == 9
-    assert sorted(gtp(other, "forts").split()) == sorted(forts.split())
+    assert gtp(other, "forts") == forts                   # placement order too (it was lost)
+    from gtp_engine.rules.terrain_map import TerrainMap
+    in_reading_order = TerrainMap.forts_in_text(shown.split()[0])
+    assert [p for _, p in in_reading_order] != [p for _, p in other.game.forts]  # the case that mattered
+    gtp(other, f"terrain_load {shown} strict")            # strict after the pasted answer
+    assert gtp(other, "forts") == forts
+    assert "are not the forts in the map" in refused(other, "terrain_load .w.../...../...../...../..... b B5")
+    assert "colour-vertex pairs" in refused(other, "terrain_load .w.../...../...../...../..... w")
     before = gtp(other, "terrain_show")
     assert "alternately" in refused(other, "terrain_load bb.../...../...../...../.....")
     assert "already placed" in refused(other, "terrain_load wbwbw/...../...../...../.....")

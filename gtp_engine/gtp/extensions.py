@@ -57,20 +57,32 @@ def terrain_generate(engine, args):
 
 @TABLE.command("terrain_load")
 def terrain_load(engine, args):
-    """``terrain_load MAP [strict]``: an explicit map (the board takes its size); checked against
-    RULES T1 only with ``strict``. Forts written ``w``/``b`` (as ``terrain_show`` writes them)
-    are placed too, White's and Black's alternately, each side's in reading order."""
+    """``terrain_load MAP [strict] [COLOR VERTEX ...]``: an explicit map (the board takes its
+    size); checked against RULES T1 only with ``strict``. Forts written ``w``/``b`` in the map
+    (as ``terrain_show`` writes them) are placed too: in the order the colour-vertex pairs after
+    the map give (as ``terrain_show`` and ``forts`` write it), else White's and Black's
+    alternately, each side's in reading order."""
     from ..rules.terrain_map import TerrainMap
-    expect(args, 1, 2, usage="terrain_load MAP [strict]")
-    if len(args) == 2 and args[1].lower() != "strict":
-        raise GtpError(f"the second argument can only be 'strict', not {args[1]!r}")
+    expect(args, 1, -1, usage="terrain_load MAP [strict] [COLOR VERTEX ...]")
+    words = args[1:]
+    strict = [i for i in (0, len(words) - 1) if words and words[i].lower() == "strict"][:1]
+    if strict:  # before the pairs, or after them (a terrain_show answer pasted, then strict)
+        del words[strict[0]]
+    if len(words) % 2:
+        raise GtpError(f"after the map come 'strict' and the forts as colour-vertex pairs, not {words[-1]!r}")
     game = engine.game
     _require_terrain(game)
     terrain = TerrainMap.from_text(args[0])
-    if len(args) == 2:
+    if strict:
         terrain.validate()
+    in_map = TerrainMap.forts_in_text(args[0])
+    order = [(parse_color(color), parse_point(vertex, terrain.size))
+             for color, vertex in zip(words[::2], words[1::2])]
+    if order and sorted(order) != sorted(in_map):
+        raise GtpError(f"the forts listed ({_fort_words(order)}) are not the forts in the map "
+                       f"({_fort_words(in_map) or 'none'})")
     game.set_terrain(terrain)
-    for color, point in TerrainMap.forts_in_text(args[0]):
+    for color, point in order or in_map:
         game.place_fort(color, point)
     engine.place_auto_forts()
     return ""
@@ -78,10 +90,13 @@ def terrain_load(engine, args):
 
 @TABLE.query("terrain_show")
 def terrain_show(engine, args):
+    """The map (rows from the top, ``/`` between them, forts as ``w``/``b``) and, when there are
+    forts, their placement order as ``forts`` writes it, so ``terrain_load`` restores both."""
     expect(args, 0)
     game = engine.game
     _require_terrain(game)
-    return game.terrain.to_text(game.forts)
+    shown = game.terrain.to_text(game.forts)
+    return f"{shown} {_fort_words(game.forts)}" if game.forts else shown
 
 
 def _require_terrain(game):
@@ -115,9 +130,14 @@ def genfort(engine, args):
 
 @TABLE.query("forts")
 def forts(engine, args):
-    from ..coords import format_vertex
     expect(args, 0)
-    return " ".join(f"{color.letter} {format_vertex(point)}" for color, point in engine.game.forts)
+    return _fort_words(engine.game.forts)
+
+
+def _fort_words(forts) -> str:
+    """Forts as colour-vertex pairs in placement order: ``w D4 b Q16 ...``."""
+    from ..coords import format_vertex
+    return " ".join(f"{color.letter} {format_vertex(point)}" for color, point in forts)
 
 
 # ----------------------------------------------------------------- moves
