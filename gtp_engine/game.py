@@ -166,20 +166,30 @@ class Game:
 
     # ----------------------------------------------------------------- setup
     def add_setup(self, color: Color, point: Point) -> None:
-        """Put a stone before the first move (handicap, SGF ``AB``/``AW``), with the game's placement
-        rules; refused when moves were played or the placement is illegal."""
+        """Put a stone before the first move as it stands (SGF ``AB``/``AW``): no captures and
+        no placement rules (``Position.put``), so a setup that surrounds a group keeps it on the
+        board, and the next move settles it by the rules. Refused when moves were played, forts
+        are pending (T2), or the point is not empty."""
+        self._add_setup(color, point, checked=False)
+
+    def _add_setup(self, color: Color, point: Point, checked: bool) -> None:
         if self.moves:
             raise RulesError("setup stones can only be added before the first move")
         if self.fort_turn is not None:
             raise IllegalMoveError(Illegal.FORTS_PENDING, format_vertex(point))
         position = self._positions[0].copy()
-        position.play(color, point)
+        if checked:
+            position.play(color, point)
+        else:
+            position.put(color, point)
         self.setup.append((color, point))
         self._reset_history(position)
 
     def place_handicap(self, points: Sequence[Point]) -> None:
         """Place Black handicap stones on an empty board (Go and Terrain Go only); White moves next.
 
+        Unlike SGF setup, each stone must be a legal Black placement (GTP handicap commands
+        choose or name points to play, so a mountain or water point that T4 forbids is refused).
         All-or-nothing: an illegal point refuses the whole list.
         """
         if not self.rules.allows_handicap:
@@ -191,7 +201,7 @@ class Game:
         before = (list(self.setup), self._positions, self._seen)
         try:
             for p in points:
-                self.add_setup(Color.BLACK, p)
+                self._add_setup(Color.BLACK, p, checked=True)
         except ValueError:
             self.setup, self._positions, self._seen = before
             raise
@@ -215,7 +225,7 @@ class Game:
         for color, point in self.forts:
             position.place_fort(color, point)
         for color, point in self.setup:
-            position.play(color, point)
+            position.put(color, point)
         return position
 
     @property

@@ -9,7 +9,9 @@ markup) must keep RULES T1 unless ``MP`` says ``custom``; forts (``FB``/``FW``) 
 in placement order; every move of the main line must be legal. Errors are ``SgfError``s naming
 the node (the root is node 0) and the reason.
 
-Setup stones (``AB``/``AW``) are taken from the root and from nodes before the first move. In a
+Setup stones (``AB``/``AW``) are taken from the root and from nodes before the first move, and
+put on the board as they stand: a setup that surrounds a group keeps it, and the first move
+applies the rules to it (``Game.add_setup``). In a
 view export (root ``VV``) every later setup node is a viewer correction: it is checked against
 the true board (a Go viewer's board plus the correction must equal it) and otherwise skipped.
 Setup nodes after the first move of an ordinary file are refused: the games have no way to
@@ -214,7 +216,8 @@ def place_forts(game: Game, root) -> None:
 
 
 def add_setup(game: Game, node, index: int) -> None:
-    """AB then AW, each in reading order, with the game's placement rules; AE is refused."""
+    """AB then AW, each in reading order, put as they stand (no captures, no placement rules:
+    ``Game.add_setup``); a point listed twice is an error; AE is refused."""
     if node.has_property("AE") and points_of(node, "AE", game.size, index):
         raise SgfError(f"{node_label(index)}: AE (remove stones) is not supported before the first move")
     for color, identifier in ((Color.BLACK, "AB"), (Color.WHITE, "AW")):

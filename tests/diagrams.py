@@ -146,8 +146,9 @@ def setup_position(position, text: str):
 
 
 def setup_game(game, text: str) -> Diagram:
-    """Put a diagram's stones on a fresh ``Game`` as setup stones (SGF AB/AW); returns the diagram."""
+    """Put a diagram's stones on a fresh ``Game`` as setup stones (SGF AB/AW: as they stand,
+    so any order, and a group without a liberty stays); returns the diagram."""
     d = parse(text, game.size)
-    for p in _quiet_order(game.position, d.stones):
+    for p in reading_order(d.stones):
         game.add_setup(d.stones[p], p)
     return d

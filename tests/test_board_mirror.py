@@ -37,13 +37,20 @@ def start(size, capture, terrain_seed=None):
     return Position(size, capture, kinds)
 
 
-def lockstep_game(compiled, size, capture, seed, terrain_seed=None):
-    """Play one random game with both implementations side by side, comparing everything."""
+def lockstep_game(compiled, size, capture, seed, terrain_seed=None, setup_density=0.0):
+    """Play one random game with both implementations side by side, comparing everything;
+    ``setup_density``: first put random stones, each kernel its own (SGF setup)."""
     rng = random.Random(seed)
     mirror = _backend.mirror
     position = start(size, capture, terrain_seed)
     fast, slow = position._st.copy(), position._st.copy()
     fs, ss = scratch(size), scratch(size)
+    for cell in range(fast.shape[1]):
+        if fast[mirror.BOARD, cell] == mirror.EMPTY and rng.random() < setup_density:
+            color = rng.choice((1, 2))
+            compiled.put(fast, _ZOBRIST, fs[0], cell, color)
+            mirror.put(slow, _ZOBRIST, ss[0], cell, color)
+    assert np.array_equal(fast, slow)
     color = 1
     for _ in range(2 * size * size):
         for skip in (False, True):
@@ -73,6 +80,13 @@ def lockstep_game(compiled, size, capture, seed, terrain_seed=None):
 def test_mirror_and_compiled_agree_on_random_games(compiled, capture, size):
     for seed in range(2):
         lockstep_game(compiled, size, capture, seed)
+
+
+@pytest.mark.parametrize("capture", CAPTURES)
+def test_mirror_and_compiled_agree_after_setup_stones_put_as_they_stand(compiled, capture):
+    for seed in range(3):
+        final = lockstep_game(compiled, 7, capture, seed, setup_density=0.85)
+        assert final[_backend.mirror.HDR, _backend.mirror.H_UNSETTLED] == 0 or capture == CAPTURE_LOOSE
 
 
 def test_mirror_and_compiled_agree_on_terrain(compiled):
@@ -110,6 +124,7 @@ def test_positions_never_compile_a_new_specialisation(compiled):
     before = {name: len(getattr(compiled, name).signatures) for name in compiled.ENTRY_POINTS}
     for capture in CAPTURES:
         position = start(9, capture)
+        position.put(2, (0, 0))
         position.play(1, (4, 4))
         position.illegal_reason(2, (4, 4))
         position.legal_points(2, skip_own_eyes=True)

@@ -13,11 +13,13 @@ from typing import Dict, List, Optional
 
 import pytest
 
+import diagrams
 import reference as ref
 from diagrams import show
 import gtp_engine.board as board
 from gtp_engine.board import Position
-from gtp_engine.coords import Color, Point, reading_order
+from conftest import GameBackend, ReferenceBackend
+from gtp_engine.coords import Color, Point, format_vertex, parse_vertex, reading_order
 from gtp_engine.errors import IllegalMoveError
 from gtp_engine.game import Game
 from gtp_engine.rules import find_rules
@@ -61,7 +63,9 @@ def test_rules_classes_declare_what_the_reference_says():
 class Pair:
     """A Position and a RefBoard kept in step, with every comparison in one place."""
 
-    def __init__(self, game: str, size: int, seed: int):
+    def __init__(self, game: str, size: int, seed: int, setup_density: float = 0.0):
+        """``setup_density``: that share of the free points gets a random stone first, put as
+        it stands (``Position.put``, SGF setup), often leaving groups without a liberty."""
         rules = find_rules(game)
         self.game, self.size, self.rules = game, size, rules
         self.settings = ref.GAMES[game]
@@ -77,7 +81,12 @@ class Pair:
         self.fast = Position(size, rules.capture, kinds)
         for p, c in forts.items():
             self.fast.place_fort(c, p)
-        self.slow = ref.RefBoard(size, self.settings.capture, {}, terrain, forts)
+        free = [(r, c) for r in range(size) for c in range(size) if (r, c) not in forts]
+        setup = {p: rng.choice((B, W)) for p in free if rng.random() < setup_density}
+        for p in reading_order(setup):
+            self.fast.put(setup[p], p)
+        self.slow = ref.RefBoard(size, self.settings.capture, setup, terrain, forts)
+        self.far_effects = 0
         self.hashes: Dict[int, tuple] = {}
         self.hashes_of: Dict[tuple, int] = {}
 
@@ -110,6 +119,13 @@ class Pair:
         for field in ("captured", "flipped", "removed", "meals"):
             assert getattr(fast, field) == getattr(slow, field), (field, self.where(step, color, p))
         assert self.fast.rows() == self.slow.rows(), self.where(step, color, p)
+        touched, reached, todo = set(slow.captured) | set(slow.flipped), {p}, [p]
+        while todo:
+            for n in self.slow.neighbours(todo.pop()):
+                if n in touched and n not in reached:
+                    reached.add(n)
+                    todo.append(n)
+        self.far_effects += bool(touched - reached)  # a group taken away from the move
 
     def check_copy_is_independent(self, color: Color, p: Point) -> None:
         before = (self.fast.rows(), self.fast.zobrist)
@@ -153,13 +169,20 @@ def choose(rng: random.Random, board: ref.RefBoard, color: Color, legal: List[Po
 
 
 def random_walk(game: str, size: int, seed: int, max_moves: int, every_reason: bool = True,
-                gluttons: bool = False, legal_every: int = 1) -> int:
+                gluttons: bool = False, legal_every: int = 1, setup_density: float = 0.0,
+                stats: Optional[dict] = None) -> int:
     """Play one random game on a Position and a RefBoard in step, comparing everything
     (Disto's gluttons only when asked: they have a test of their own). The legal lists are
     compared every ``legal_every`` moves; in between the move comes from the fast board's list
-    and the reference must accept it."""
+    and the reference must accept it. ``setup_density``: start from random setup stones;
+    ``stats`` counts setups that left a group unsettled and moves that took a group away from
+    the move (keys ``unsettled``, ``far``)."""
     rng = random.Random(seed)
-    pair = Pair(game, size, seed)
+    pair = Pair(game, size, seed, setup_density)
+    if setup_density:
+        pair.check_board(-1, gluttons)
+    if stats is not None:
+        stats["unsettled"] += unsettled_groups(pair.slow) > 0
     color, passes, step = B, 0, 0
     for step in range(max_moves):
         if step % legal_every == 0:
@@ -180,6 +203,8 @@ def random_walk(game: str, size: int, seed: int, max_moves: int, every_reason: b
             pair.check_board(step, gluttons)
         color = color.opponent
     pair.check_board(step, gluttons)
+    if stats is not None:
+        stats["far"] += pair.far_effects
     return step
 
 
@@ -225,6 +250,101 @@ def test_compiled_position_agrees_with_reference_on_many_random_games(compiled_k
 @pytest.mark.parametrize("game, size", [(g, n) for g in GAMES for n in sizes_for(g, [13, 19])])
 def test_compiled_position_agrees_with_reference_on_a_whole_big_game(compiled_kernels, game, size):
     random_walk(game, size, seed=2, max_moves=2 * size * size, every_reason=False, legal_every=15)
+
+
+# ------------------------------------------------------------------ setup stones as they stand
+
+def unsettled_groups(board: ref.RefBoard) -> int:
+    """Groups play never leaves behind: without a liberty (Loose: a true liberty)."""
+    if board.capture == ref.MEALS:
+        return 0
+    lacks = board.true_liberties if board.capture == ref.LOOSE else board.liberties
+    return sum(1 for g in board.groups() if not lacks(g))
+
+
+@pytest.mark.parametrize("game, size", [(g, n) for g in GAMES for n in sizes_for(g, [5, 7])])
+def test_position_built_with_put_agrees_with_reference_on_random_games(game, size):
+    # Random setups leave groups without a liberty (Loose: a true liberty); the next moves must
+    # apply the rules to them wherever they stand, as the reference does.
+    stats = {"unsettled": 0, "far": 0}
+    for seed in range(6):
+        random_walk(game, size, seed, max_moves=size * size, setup_density=(0.9, 0.75)[seed % 2],
+                    stats=stats)
+    if game != "disto":
+        assert stats["unsettled"] >= 2, "the setups never left a group without a liberty"
+        assert stats["far"] >= 1, "no move took a group away from it"
+
+
+@pytest.mark.parametrize("game, expected", [
+    ("go", {"captured": ("A1",)}),
+    ("terrain", {"captured": ("A1",)}),
+    ("loose", {"flipped": ("A1",)}),
+    ("goncrete", {"flipped": ("A1",), "removed": ("A1",)}),
+    ("disto", {}),
+])
+def test_a_setup_stone_without_a_liberty_stands_until_the_next_move(game, expected):
+    # White A1 inside black A2 B1 (SGF AB[ad][be] AW[ae]): before, Game placed setup through
+    # the rules and refused it (suicide) or, in another order, captured it at once.
+    size = 5
+    games = []
+    for backend in (GameBackend, ReferenceBackend):
+        b = backend(game, size, map_text="\n".join("." * size for _ in range(size)) if game == "terrain" else None)
+        for vertex, color in (("A1", W), ("A2", B), ("B1", B)):
+            if backend is GameBackend:
+                b.game.add_setup(color, parse_vertex(vertex, size))
+        if backend is ReferenceBackend:
+            b.game.boards[0] = b.game.board.copy_with({parse_vertex(v, size): c for v, c in
+                                                        (("A1", W), ("A2", B), ("B1", B))})
+        assert b.rows()[-2:] == ["X....", "OX..."]
+        effects = b.play(B, "C3")
+        games.append((b.rows(), {f: tuple(format_vertex(p) for p in getattr(effects, f))
+                                 for f in ("captured", "flipped", "removed", "meals")
+                                 if getattr(effects, f)}))
+    assert games[0] == games[1]
+    assert games[0][1] == expected
+
+
+HOLES = """
+    X X X X X X X
+    X O X O X O X
+    X X X X X X X
+    X O X O X O X
+    X X X X X X X
+    X O X . X O X
+    X X X X X X X
+"""
+
+
+@pytest.mark.parametrize("limit", [None, 1])
+def test_goncrete_flips_far_groups_of_a_setup_and_removes_one_stone_of_each(monkeypatch, limit):
+    # Black D2 fills Black's last liberty: every white stone of the setup has none, so all
+    # eight flip (G1), far from D2 but joined to the new group through Black's stones, and
+    # each loses its stone (G2). ``limit`` 1 forces the group-by-group choice the kernel
+    # falls back on beyond G2_ENUMERATION_LIMIT picks (the pure-Python mirror reads the
+    # limit at run time), which must agree here.
+    from gtp_engine.board import _backend
+    if limit is not None:
+        monkeypatch.setattr(_backend, "active", _backend.mirror)
+        monkeypatch.setattr(_backend.mirror, "G2_ENUMERATION_LIMIT", limit)
+    d = diagrams.parse(HOLES, 7)
+    fast = Position(7, board.CAPTURE_FLIP_REMOVE)
+    for p in reading_order(d.stones):
+        fast.put(d.stones[p], p)
+    slow = ref.RefBoard(7, ref.FLIP_REMOVE, d.stones)
+    effects = fast.play(B, parse_vertex("D2", 7))
+    slow, expected = slow.play(B, parse_vertex("D2", 7))
+    assert effects.flipped == effects.removed == expected.flipped == expected.removed
+    assert len(effects.removed) == 8 and fast.rows() == slow.rows()
+    assert fast.stone_count(W) == 0 and fast.stone_count(B) == 49 - 8
+
+
+def test_setup_through_sgf_keeps_a_stone_without_a_liberty():
+    from sgf import game_from_sgf
+    game = game_from_sgf(b"(;SZ[5]AB[ad][be]AW[ae];W[cc];B[dd])")
+    assert sorted(game.setup) == [(B, (0, 1)), (B, (1, 0)), (W, (0, 0))]
+    assert game.moves[0].effects.captured == ()           # White's own stone stays
+    assert game.moves[1].effects.captured == ((0, 0),)    # Black's next move takes it (Go1)
+    assert game.position.rows()[-1] == ".X..."
 
 
 # ------------------------------------------------------------------ whole games through Game

@@ -41,6 +41,12 @@ class Position(size, capture, terrain=None):
                                                (never returns SUPERKO/GAME_OVER: game-level)
   .play(color, point) -> MoveEffects           apply; raises IllegalMoveError and changes
                                                nothing when illegal
+  .put(color, point)                           a stone as it stands (SGF setup): no captures,
+                                               no placement rules; raises IllegalMoveError
+                                               (OCCUPIED / FORT / OFF_BOARD) for a point that
+                                               is not empty. A group left without a liberty
+                                               (Loose: a true liberty) is settled by the rules
+                                               on the next play, wherever it is
   .legal_points(color, skip_own_eyes=False) -> list[Point]   in reading order
   .zobrist -> int                              hash of the stones (positional superko)
   .stone_count(color) -> int

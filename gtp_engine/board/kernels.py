@@ -2,8 +2,9 @@
 
 Reading guide: layout of the state -> small helpers (empty list, hash, liberties) ->
 groups (place, merge, remove, flip) -> legality pre-checks per capture kind -> move
-application per capture kind -> ``play`` / ``check`` (the two entry points for one move) ->
-queries (legal points, eyes, scoring) -> the random playout -> ``warm_all``.
+application per capture kind -> ``play`` / ``check`` (the two entry points for one move) and
+``put`` (a setup stone as it stands) -> queries (legal points, eyes, scoring) -> the random
+playout -> ``warm_all``.
 
 This same source is also loaded a second time as a pure-Python *mirror* (``_backend``), with
 ``jit`` the identity: the engine uses the mirror until the compiled kernels are ready, so the
@@ -23,6 +24,10 @@ of its group in a circular list (``nxt``); the root's cell holds the group data.
 are additions; a group has no liberty iff the count is 0, and exactly one iff all pairs name
 the same point, which we test with the sum and sum of squares of the liberty cells
 (n * sum(x^2) == sum(x)^2 holds only when all x are equal: Cauchy-Schwarz).
+
+Play never leaves a group without a liberty (Loose: without a true liberty), so a move only
+looks near itself. Setup stones put as they stand can (``put``); the header's H_UNSETTLED then
+sends every move down the trial path, which looks at the whole board, until none is left.
 """
 
 import numpy as np
@@ -82,12 +87,17 @@ HDR = 14         # the header row: the scalars below
 SECTIONS = 15
 H_SIZE, H_WIDTH, H_AREA, H_CAPTURE, H_NEMPTY, H_BLACKS, H_WHITES = 0, 1, 2, 3, 4, 5, 6
 H_KO, H_KO_COLOR, H_HASH_LO, H_HASH_HI, H_TERRAIN = 7, 8, 9, 10, 11
-HEADER = 12      # header cells used (the row is at least this long)
+# H_UNSETTLED: 1 while a group stands that play never leaves behind, without a liberty (Loose:
+# without a true liberty); only ``put`` (setup stones as they stand) makes one. Moves then
+# apply the rules to such groups anywhere on the board, not only near the move.
+H_UNSETTLED = 12
+HEADER = 13      # header cells used (the row is at least this long)
 
 # Work array (scratch, never part of a position): small lists, a mark per cell, stacks.
 W_SMALL = 0          # 63 cells for short lists of roots
 W_QUIET = 63         # set by the Loose pre-check: 1 when a legal move flips nothing
-W_MARK = 64          # then MARK, LIST1, LIST2, LIST3, LIST4: one cell-sized block each
+W_MARK = 64          # then MARK, LIST1, LIST2, LIST3, LIST4: one cell-sized block each,
+                     # then Goncrete's tables of flipped groups: 8 blocks and one cell
 
 # Effects buffer: 4 counts, then captured / flipped / removed / meals lists of cells.
 E_CAPTURED, E_FLIPPED, E_REMOVED, E_MEALS = 0, 1, 2, 3
@@ -105,7 +115,12 @@ def state_shape(size):
 
 def work_length(size):
     area = (size + 2) * (size + 2)
-    return W_MARK + 5 * area
+    return W_MARK + 13 * area + 1
+
+
+# Goncrete's removal choice (G2) tries every pick up to this many; beyond (only setup positions
+# with many groups without liberties get there) it chooses group by group.
+G2_ENUMERATION_LIMIT = 1 << 16
 
 
 def effects_length(size):
@@ -221,6 +236,28 @@ def _add_unique(work, n, value):
             return n
     work[W_SMALL + n] = value
     return n + 1
+
+
+@jit
+def _unsettled(st, root):
+    """A group play never leaves behind: no liberty, in Loose no true liberty (L3)."""
+    if st[HDR, H_CAPTURE] == CAPTURE_LOOSE:
+        return st[GTRUE, root] <= 0
+    return st[GLIBS, root] == 0
+
+
+@jit
+def _update_unsettled(st):
+    """Recompute H_UNSETTLED over the whole board (after a move on an unsettled position)."""
+    a = int(st[HDR, H_AREA])
+    flag = 0
+    if st[HDR, H_CAPTURE] != CAPTURE_MEALS:   # Disto's meals are ordinary: nothing to settle
+        for c in range(a):
+            v = st[BOARD, c]
+            if (v == BLACK or v == WHITE) and st[GID, c] == c and _unsettled(st, c):
+                flag = 1
+                break
+    st[HDR, H_UNSETTLED] = flag
 
 
 # --------------------------------------------------------------------------- groups
@@ -593,6 +630,8 @@ def _precheck(st, work, cell, color):
         return ILLEGAL_FORT
     if v != EMPTY:
         return ILLEGAL_OCCUPIED
+    if st[HDR, H_UNSETTLED] != 0:
+        return NEEDS_TRIAL   # groups without a liberty stand somewhere (setup): apply and look
     capture = st[HDR, H_CAPTURE]
     if capture == CAPTURE_REMOVE:
         return _precheck_remove(st, work, cell, color)
@@ -623,10 +662,16 @@ def _apply_remove(st, zob, cell, color, out):
     _place(st, zob, cell, color)
     captured = 0
     last = 0
-    for q in (cell - 1, cell + 1, cell - w, cell + w):
-        if st[BOARD, q] == enemy and st[GLIBS, st[GID, q]] == 0:
-            captured += _remove_group(st, zob, st[GID, q], out, E_CAPTURED)
-            last = q
+    if st[HDR, H_UNSETTLED] != 0:
+        for q in range(int(st[HDR, H_AREA])):   # Go1: every enemy group without a liberty
+            if st[BOARD, q] == enemy and st[GID, q] == q and st[GLIBS, q] == 0:
+                captured += _remove_group(st, zob, int(q), out, E_CAPTURED)
+                last = q
+    else:
+        for q in (cell - 1, cell + 1, cell - w, cell + w):
+            if st[BOARD, q] == enemy and st[GLIBS, st[GID, q]] == 0:
+                captured += _remove_group(st, zob, int(st[GID, q]), out, E_CAPTURED)
+                last = q
     root = int(st[GID, cell])
     if st[GLIBS, root] == 0:
         return ILLEGAL_SUICIDE
@@ -649,11 +694,17 @@ def _apply_loose(st, zob, work, cell, color, out, checked):
     _place(st, zob, cell, color)
     if checked and work[W_QUIET] == 1:
         return LEGAL
-    n = _near_groups(st, work, cell, w)
-    for i in range(n):
-        r = work[W_SMALL + i]
-        if st[BOARD, r] == enemy and st[GTRUE, r] == 0:
-            _recolor(st, zob, r, color, out)
+    unsettled = st[HDR, H_UNSETTLED] != 0
+    if unsettled:
+        for r in range(a):   # L2: every enemy group without a true liberty, anywhere
+            if st[BOARD, r] == enemy and st[GID, r] == r and st[GTRUE, r] == 0:
+                _recolor(st, zob, int(r), color, out)
+    else:
+        n = _near_groups(st, work, cell, w)
+        for i in range(n):
+            r = int(work[W_SMALL + i])
+            if st[BOARD, r] == enemy and st[GTRUE, r] == 0:
+                _recolor(st, zob, r, color, out)
     nflip = int(out[E_FLIPPED])
     if nflip > 0:
         mark = work[W_MARK:W_MARK + a]
@@ -674,6 +725,12 @@ def _apply_loose(st, zob, work, cell, color, out, checked):
                     if st[BOARD, q] == BLACK or st[BOARD, q] == WHITE:
                         st[GTRUE, st[GID, q]] += 1
         _merge_flipped(st, out, color)
+    if unsettled:   # L3 on every group
+        for c in range(a):
+            v = st[BOARD, c]
+            if (v == BLACK or v == WHITE) and st[GTRUE, st[GID, c]] <= 0:
+                return ILLEGAL_NO_TRUE_LIBERTY
+        return LEGAL
     n = _near_groups(st, work, cell, w)
     for i in range(n):
         if st[GTRUE, work[W_SMALL + i]] <= 0:
@@ -776,67 +833,117 @@ def _cut_free(st, s, root, color, w):
 
 
 @jit
+def _add_flipped(st, work, root, ng, roots, firsts):
+    """Add the group at ``root`` to the flipped-group table (work[roots:], work[firsts:]: its
+    first stone's reading index), kept in reading order of first stones (G2 c), once; returns
+    the new count."""
+    w = int(st[HDR, H_WIDTH])
+    size = int(st[HDR, H_SIZE])
+    for i in range(ng):
+        if work[roots + i] == root:
+            return ng
+    first = int(st[HDR, H_AREA])
+    s = root
+    while True:
+        first = min(first, _reading_index(s, w, size))
+        s = st[NXT, s]
+        if s == root:
+            break
+    j = ng
+    while j > 0 and work[firsts + j - 1] > first:
+        work[firsts + j] = work[firsts + j - 1]
+        work[roots + j] = work[roots + j - 1]
+        j -= 1
+    work[firsts + j] = first
+    work[roots + j] = root
+    return ng + 1
+
+
+@jit
+def _take_off(st, zob, s, color, out):
+    """Remove the flipped stone ``s`` (G1): its enemy neighbours gain it as a liberty (its own
+    group is recounted by the caller)."""
+    w = int(st[HDR, H_WIDTH])
+    a = int(st[HDR, H_AREA])
+    st[BOARD, s] = EMPTY
+    _empty_add(st, s)
+    _toggle_stone(st, zob, s, color)
+    _count(st, color, -1)
+    out[E_HEADER + E_REMOVED * a + out[E_REMOVED]] = s
+    out[E_REMOVED] += 1
+    for q in (s - 1, s + 1, s - w, s + w):
+        if st[BOARD, q] == 3 - color:
+            _lib_pair(st, st[GID, q], s, 1)
+
+
+@jit
 def _apply_flip_remove(st, zob, work, cell, color, out):
     """G1-G3: flip the enemy groups left without liberties into the new group, then remove
-    the G2 choice of one stone per flipped group, keeping the new group in one piece."""
+    the G2 choice of one stone per flipped group, keeping the new group in one piece.
+
+    Only on an unsettled position (setup) can a flipped group lie away from the move and stay
+    apart from the new group: it loses its first stone in reading order, which is the G2
+    choice for it (any of its stones keeps the new group whole and has no neighbour in it).
+    """
     w = int(st[HDR, H_WIDTH])
     a = int(st[HDR, H_AREA])
     size = int(st[HDR, H_SIZE])
     enemy = 3 - color
     _place(st, zob, cell, color)
-    # small tables in the work array: the flipped groups (root, first stone in reading order,
-    # size) ordered by that first stone (G2 c); the candidates of group i are
-    # cand[starts[i]:starts[i+1]]; the current and best picks
-    roots, firsts, sizes, starts, pick, best = (W_SMALL, W_SMALL + 4, W_SMALL + 8, W_SMALL + 12,
-                                                W_SMALL + 17, W_SMALL + 21)
+    # tables in the work array (work_length): the flipped groups (root, first stone in reading
+    # order, size, offset of its run in the flipped list) ordered by that first stone (G2 c);
+    # the candidates of group i are cand[starts[i]:starts[i+1]]; the current and best picks;
+    # the stones removed from groups apart from the new group
+    g = W_MARK + 5 * a
+    roots, firsts, sizes, offsets, starts = g, g + a, g + 2 * a, g + 3 * a, g + 4 * a
+    pick, best, apart = g + 5 * a + 1, g + 6 * a + 1, g + 7 * a + 1
     cand = W_MARK + a
     nbrs = W_MARK + 4 * a
     ng = 0
-    for q in (cell - 1, cell + 1, cell - w, cell + w):
-        if st[BOARD, q] == enemy and st[GLIBS, st[GID, q]] == 0:
-            r = int(st[GID, q])
-            dup = False
-            for i in range(ng):
-                if work[roots + i] == r:
-                    dup = True
-            if dup:
-                continue
-            first = a
-            s = r
-            while True:
-                first = min(first, _reading_index(s, w, size))
-                s = st[NXT, s]
-                if s == r:
-                    break
-            j = ng
-            while j > 0 and work[firsts + j - 1] > first:
-                work[firsts + j] = work[firsts + j - 1]
-                work[roots + j] = work[roots + j - 1]
-                j -= 1
-            work[firsts + j] = first
-            work[roots + j] = r
-            ng += 1
+    if st[HDR, H_UNSETTLED] != 0:
+        for q in range(a):   # G1 on every enemy group without a liberty
+            if st[BOARD, q] == enemy and st[GID, q] == q and st[GLIBS, q] == 0:
+                ng = _add_flipped(st, work, int(q), ng, roots, firsts)
+    else:
+        for q in (cell - 1, cell + 1, cell - w, cell + w):
+            if st[BOARD, q] == enemy and st[GLIBS, st[GID, q]] == 0:
+                ng = _add_flipped(st, work, int(st[GID, q]), ng, roots, firsts)
     if ng == 0:
         root = int(st[GID, cell])
         if st[GLIBS, root] == 0:
             return ILLEGAL_SUICIDE
         return _terrain_check(st, root, cell)
+    base = 0
     for i in range(ng):
         work[sizes + i] = st[GSIZE, work[roots + i]]
+        work[offsets + i] = base
+        base += int(work[sizes + i])
         _recolor(st, zob, work[roots + i], color, out)   # each group's stones in one run
     _merge_flipped(st, out, color)
     root = int(st[GID, cell])
     group_size = int(st[GSIZE, root])
+    joined = 0   # groups in the new group move to the front of the tables, in order
+    napart = 0
+    for i in range(ng):
+        if st[GID, work[roots + i]] == root:
+            work[roots + joined] = work[roots + i]
+            work[sizes + joined] = work[sizes + i]
+            work[offsets + joined] = work[offsets + i]
+            joined += 1
+        else:
+            index = int(work[firsts + i])
+            work[apart + napart] = (size - index // size) * w + index % size + 1
+            napart += 1
+    ng = joined
     # candidates: stones whose removal alone keeps the group whole (necessary for any set:
     # a piece cut off by one removal cannot consist only of stones removed from other groups,
     # since two adjacent flipped stones always come from the same group)
     nc = 0
-    base = 0
     for i in range(ng):
         work[starts + i] = nc
-        count = int(work[sizes + i])
         lo = nc
-        for j in range(base, base + count):
+        first = int(work[offsets + i])
+        for j in range(first, first + int(work[sizes + i])):
             s = out[E_HEADER + E_FLIPPED * a + j]
             if not _cut_free(st, s, root, color, w):
                 work[W_MARK + s] = 2
@@ -851,7 +958,6 @@ def _apply_flip_remove(st, zob, work, cell, color, out):
                 k -= 1
             work[cand + k] = s
             nc += 1
-        base += count
     work[starts + ng] = nc
     for k in range(nc):
         s = work[cand + k]
@@ -860,8 +966,42 @@ def _apply_flip_remove(st, zob, work, cell, color, out):
             if _in_group(st, q, root, color):
                 c += 1
         work[nbrs + k] = c
-    # G2: enumerate picks (one candidate or none per group) in reading order of the choices,
-    # keep the first pick with the most removals, then the most neighbours
+    combos = 1
+    for i in range(ng):
+        combos *= int(work[starts + i + 1]) - int(work[starts + i]) + 1
+        if combos > G2_ENUMERATION_LIMIT:
+            break
+    if combos <= G2_ENUMERATION_LIMIT:
+        _g2_every_pick(st, work, root, cell, color, ng, group_size, starts, pick, best, cand, nbrs)
+    else:
+        _g2_group_by_group(st, work, root, cell, ng, group_size, starts, best, cand, nbrs)
+    for i in range(ng):
+        k = work[starts + i] + work[best + i]
+        if k < work[starts + i + 1]:
+            _take_off(st, zob, work[cand + k], color, out)
+    if out[E_REMOVED] > 0:
+        _rebuild_group(st, work, cell)
+    if napart > 0:
+        for i in range(napart):
+            _take_off(st, zob, work[apart + i], color, out)
+        for i in range(napart):   # what is left of each apart group may be in pieces
+            s = work[apart + i]
+            for q in (s - 1, s + 1, s - w, s + w):
+                if st[BOARD, q] == color and work[W_MARK + q] == 0:
+                    _regroup(st, work, q)
+        for c in range(a):
+            work[W_MARK + c] = 0
+    root = int(st[GID, cell])
+    if st[GLIBS, root] == 0:
+        return ILLEGAL_SUICIDE
+    return _terrain_check(st, root, cell)
+
+
+@jit
+def _g2_every_pick(st, work, root, cell, color, ng, group_size, starts, pick, best, cand, nbrs):
+    """G2 by trying every pick (one candidate or none per group) in reading order of the
+    choices: the first pick with the most removals, then the most neighbours, that keeps the
+    group whole, into work[best:] (offsets into each group's candidates; theirs count: none)."""
     for i in range(ng):
         work[pick + i] = 0
         work[best + i] = -1
@@ -902,25 +1042,75 @@ def _apply_flip_remove(st, zob, work, cell, color, out):
             i -= 1
         if i < 0:
             break
+
+
+@jit
+def _g2_group_by_group(st, work, root, cell, ng, group_size, starts, best, cand, nbrs):
+    """G2 when there are too many picks to try: each group in turn takes the candidate with
+    the most neighbours (the first in reading order among equals) that keeps the group whole
+    with the removals chosen before it, else none."""
+    removed = 0
+    for i in range(ng):
+        lo = int(work[starts + i])
+        hi = int(work[starts + i + 1])
+        work[best + i] = hi - lo
+        most = -1
+        for k in range(lo, hi):
+            if work[nbrs + k] > most:
+                s = work[cand + k]
+                work[W_MARK + s] = 2
+                if _connected_without(st, work, root, cell, group_size - removed - 1):
+                    work[best + i] = k - lo
+                    most = work[nbrs + k]
+                work[W_MARK + s] = 0
+        k = lo + int(work[best + i])
+        if k < hi:
+            work[W_MARK + work[cand + k]] = 2
+            removed += 1
     for i in range(ng):
         k = work[starts + i] + work[best + i]
         if k < work[starts + i + 1]:
-            s = work[cand + k]
-            st[BOARD, s] = EMPTY
-            _empty_add(st, s)
-            _toggle_stone(st, zob, s, color)
-            _count(st, color, -1)
-            out[E_HEADER + E_REMOVED * a + out[E_REMOVED]] = s
-            out[E_REMOVED] += 1
-            for q in (s - 1, s + 1, s - w, s + w):
-                if st[BOARD, q] == enemy:
-                    _lib_pair(st, st[GID, q], s, 1)
-    if out[E_REMOVED] > 0:
-        _rebuild_group(st, work, cell)
-    root = int(st[GID, cell])
-    if st[GLIBS, root] == 0:
-        return ILLEGAL_SUICIDE
-    return _terrain_check(st, root, cell)
+            work[W_MARK + work[cand + k]] = 0
+
+
+@jit
+def _regroup(st, work, start):
+    """Recount the group through ``start`` from scratch by a flood fill (a removal may have
+    cut its old group in pieces); ``start`` becomes its root. Its cells stay marked 1 in MARK
+    (the caller clears them)."""
+    w = int(st[HDR, H_WIDTH])
+    a = int(st[HDR, H_AREA])
+    mark = work[W_MARK:W_MARK + a]
+    stones = work[W_MARK + 2 * a:W_MARK + 3 * a]
+    color = st[BOARD, start]
+    stones[0] = start
+    mark[start] = 1
+    n = 1
+    i = 0
+    while i < n:   # the stone list doubles as the search queue
+        s = stones[i]
+        i += 1
+        for q in (s - 1, s + 1, s - w, s + w):
+            if st[BOARD, q] == color and mark[q] == 0:
+                mark[q] = 1
+                stones[n] = q
+                n += 1
+    st[GLIBS, start] = 0
+    st[GLSUM, start] = 0
+    st[GLSQ, start] = 0
+    st[GFLAT, start] = 0
+    st[GTRUE, start] = 0
+    st[GDRY, start] = 0
+    st[GSIZE, start] = n
+    for i in range(n):
+        s = stones[i]
+        st[NXT, s] = stones[(i + 1) % n]
+        st[GID, s] = start
+        if st[TERR, s] != WATER:
+            st[GDRY, start] += 1
+        for q in (s - 1, s + 1, s - w, s + w):
+            if st[BOARD, q] == EMPTY:
+                _lib_pair(st, start, q, 1)
 
 
 @jit
@@ -1017,6 +1207,8 @@ def play(st, zob, work, spare, cell, color, out):
     code = _apply(spare, zob, work, cell, color, out, False)
     if code == LEGAL:
         st[:] = spare
+        if st[HDR, H_UNSETTLED] != 0:
+            _update_unsettled(st)
     return code
 
 
@@ -1040,6 +1232,22 @@ def put_fort(st, cell, color):
     for q in (cell - 1, cell + 1, cell - w, cell + w):
         if st[BOARD, q] == BLACK or st[BOARD, q] == WHITE:
             _lib_pair(st, st[GID, q], cell, -1)
+
+
+@jit
+def put(st, zob, work, cell, color):
+    """Put a stone of ``color`` on the empty ``cell`` as it stands (SGF setup): no captures, no
+    legality; groups, pseudo-liberties, true liberties (Loose) and the T4 counts stay exact. A
+    group near the cell left without a liberty (Loose: a true liberty) makes the position
+    unsettled (H_UNSETTLED), so the next moves apply the rules to such groups anywhere."""
+    _place(st, zob, cell, color)
+    st[HDR, H_KO] = 0
+    if st[HDR, H_CAPTURE] == CAPTURE_MEALS:
+        return
+    n = _near_groups(st, work, cell, int(st[HDR, H_WIDTH]))
+    for i in range(n):
+        if _unsettled(st, work[W_SMALL + i]):
+            st[HDR, H_UNSETTLED] = 1
 
 
 @jit
@@ -1243,7 +1451,7 @@ def playout_batch(st, zob, work, spare, game, out, owner, color, skip_own_eyes, 
 
 
 # --------------------------------------------------------------------------- warm-up
-ENTRY_POINTS = ("init_state", "set_capture", "put_fort", "play", "check", "is_own_eye",
+ENTRY_POINTS = ("init_state", "set_capture", "put_fort", "put", "play", "check", "is_own_eye",
                 "legal_cells", "owner_cells", "score_halves", "playout", "playout_batch")
 
 
@@ -1269,6 +1477,7 @@ def warm_all():
         cells = np.zeros(size * size, np.int32)
         play(st, zob, work, spare, int(w + 1), int(BLACK), out)
         check(st, zob, work, spare, int(w + 2), int(WHITE), out)
+        put(st, zob, work, int(4 * w + 4), int(WHITE))
         is_own_eye(st, int(w + 3), int(BLACK))
         legal_cells(st, zob, work, spare, out, int(BLACK), True, cells)
         for scoring in (SCORE_AREA, SCORE_STONES, SCORE_STONES_NOT_MEALS):

@@ -185,6 +185,21 @@ class Position:
             raise TerrainError(f"a fort needs a plain point, not {text}")
         _backend.active.put_fort(self._st, int(cell), int(Color(color)))
 
+    def put(self, color: int, point: Point) -> None:
+        """Put a stone as it stands, SGF setup's way: no captures and no placement rules, so a
+        group may be left without a liberty (Loose: a true liberty); the next move then applies
+        the rules to such groups wherever they are. Raises IllegalMoveError (OFF_BOARD, FORT,
+        OCCUPIED) for a point that is not empty, changing nothing."""
+        cell = self._cell(point)
+        text = format_vertex(point)
+        board = self._section(_K.BOARD)
+        if board[cell] == _K.FORT:
+            raise IllegalMoveError(Illegal.FORT, text)
+        if board[cell] != _K.EMPTY:
+            raise IllegalMoveError(Illegal.OCCUPIED, text)
+        work = _scratch.get(self.size).work
+        _backend.active.put(self._st, _ZOBRIST, work, int(cell), int(Color(color)))
+
     def _code(self, color: int, point: Point) -> int:
         work, spare, out, _, _ = _scratch.get(self.size)
         return int(_backend.active.check(self._st, _ZOBRIST, work, spare, int(self._cell(point)),
