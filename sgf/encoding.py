@@ -27,6 +27,7 @@ How the encoding is chosen, in order:
 
 import codecs
 import re
+import warnings
 from typing import Optional
 
 from .errors import SgfError
@@ -105,18 +106,26 @@ def declared_charset(data: bytes) -> Optional[str]:
     try:
         name = raw.decode("ascii")
         info = codecs.lookup(name)
-    except (UnicodeDecodeError, LookupError):
+    except (UnicodeDecodeError, LookupError, ValueError):  # ValueError: a zero byte in the name
         return None  # not a charset we know: guess, as Sabaki does
     ascii_sample = SYNTAX_SAMPLE.encode("ascii")
     try:
-        if b"\0" in "(".encode(info.name):
-            raise SgfError(f"node 0: bad CA[{show(raw)}]: the file is not in {name} "
-                           "(no byte order mark, no zero bytes between its characters)")
-        encoded = SYNTAX_SAMPLE.encode(info.name)
-        decoded = ascii_sample.decode(info.name)
+        wide = b"\0" in "(".encode(info.name)
     except LookupError:
         raise SgfError(f"node 0: bad CA[{show(raw)}]: not a character set")
-    except UnicodeError:
+    except Exception:  # whatever a codec that is no charset raises on plain ASCII
+        wide = False
+    if wide:  # a UTF-16/32 file would have been found by its zero bytes (to_utf8)
+        raise SgfError(f"node 0: bad CA[{show(raw)}]: the file is not in {name} "
+                       "(no byte order mark, no zero bytes between its characters)")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # unicode_escape warns about the sample's backslash
+            encoded = SYNTAX_SAMPLE.encode(info.name)
+            decoded = ascii_sample.decode(info.name)
+    except LookupError:
+        raise SgfError(f"node 0: bad CA[{show(raw)}]: not a character set")
+    except Exception:  # whatever a codec that is no charset raises on plain ASCII
         encoded = decoded = None
     if encoded != ascii_sample or decoded != SYNTAX_SAMPLE:
         raise SgfError(f"node 0: bad CA[{show(raw)}]: a charset in which sgf's ascii syntax "

@@ -27,10 +27,12 @@ REFUSED = [
     b"(;SZ[9]VV[1];B[ee];AB[zz])", b"(;SZ[9]VV[1];B[ee];AE[ee])", b"\x00\x01\x02(;\x00SZ[9]\x00)",
 ]
 # Odd but readable: a stray ')' after the game, a value without a name (joins SZ's values),
-# empty nodes, an unknown charset (read as UTF-8), undecodable bytes in a name.
+# empty nodes, an unknown charset (read as UTF-8; a zero byte in its name too), undecodable
+# bytes in a name.
 READABLE = [
     b"(;SZ[9];B[ee]))", b"(;SZ[9][x];B[ee])", b"((;))", b"(;SZ[9];;)",
     b"(;FF[4]CA[NO-SUCH-CHARSET];B[aa])", b"(;CA[\xff\xfe]SZ[9])", b"(;SZ[9]PB[\xff\xfe\xfd]CA[UTF-8];B[ee])",
+    b"(;FF[4]CA[UT\x00-8]SZ[9];B[aa])",
 ]
 
 
