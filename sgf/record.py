@@ -56,7 +56,7 @@ def parse(data: bytes) -> sgf.Sgf_game:
         raise SgfError(f"node 0: {show(str(err).lower(), 80)}")
 
 
-ROOT_WITHOUT_SEMICOLON = re.compile(rb"\(\s*(?=[A-Za-z]+\s*\[)")
+ROOT_WITHOUT_SEMICOLON = re.compile(rb"\(\s*(?=[A-Z][A-Za-z]*\s*\[)")
 
 
 def with_root_semicolon(text: bytes) -> bytes:

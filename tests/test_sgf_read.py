@@ -251,3 +251,9 @@ def test_moves_before_the_forts_are_refused():
 def test_terrain_game_from_ru_only_needs_a_map():
     with pytest.raises(SgfError, match=r"node 0: bad terrain map"):
         game_from_sgf(b"(;SZ[9]RU[Terrain Go];B[ee])")
+
+
+def test_a_root_without_its_semicolon_as_nihon_kiin_writes_it():
+    game = game_from_sgf(b"(\r\nSZ[9]PB[x]\r\n;B[ee](;W[cc])(;W[dd]))")
+    assert moves(game) == [(B, "E5"), (W, "C7")]
+    assert moves(game_from_sgf(b"notes (see below)\n(;SZ[9];B[ee])")) == [(B, "E5")]
