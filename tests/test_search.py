@@ -266,3 +266,44 @@ def test_the_mirror_searches_exactly_as_the_compiled_kernels(variant):
     assert trees[0][0] == trees[1][0]
     assert np.array_equal(trees[0][1], trees[1][1])
     assert np.allclose(trees[0][2], trees[1][2])
+
+
+# ----------------------------------------------------------------- the end of the game
+def _engine(game, **settings):
+    from gtp_engine.gtp import EngineSettings, GtpEngine
+    return GtpEngine(game, EngineSettings(**settings))
+
+
+def test_final_status_and_score_take_dead_stones_off_in_go():
+    # White B4 cannot live inside Black's area: it is dead, and Black's area counts once it
+    # is gone (as the board stands the area touches it and is nobody's: W+3.5).
+    game = setup("go", """
+        . X X O .
+        X O X O .
+        . . X O .
+        . . X O .
+        . . X O .""", komi=0.5)
+    game.play(Color.WHITE, None)
+    engine = _engine(game, playouts=2000, seed=1)
+    assert game.score().result == "W+3.5"
+    assert engine.run_command("final_status_list", ["dead"]) == "B4"
+    assert "B4" not in engine.run_command("final_status_list", ["alive"]).split()
+    assert engine.run_command("final_status_list", ["seki"]) == ""
+    assert engine.run_command("final_score", []) == "B+4.5"
+
+
+def test_disto_meals_are_the_dead_stones_and_loose_has_none():
+    disto = setup("disto", """
+        . . . . .
+        . . O . .
+        . O X O .
+        . . O . .
+        . . . . .""", komi=0.5)
+    assert _engine(disto, playouts=100).run_command("final_status_list", ["dead"]) == "C3"
+    loose = setup("loose", """
+        . . . . .
+        . . O . .
+        . O X . .
+        . . O . .
+        . . . . .""", komi=0)
+    assert _engine(loose, playouts=100).run_command("final_status_list", ["dead"]) == ""

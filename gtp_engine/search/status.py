@@ -8,15 +8,11 @@ empty point beside them stays nobody's belong to a seki. Disto's meals are dead 
 (D4); Loose has no dead stones (every stone counts, L4).
 """
 
-import logging
 from typing import List, Tuple
 
-from ..board import SCORE_AREA, Position
+from ..board import Position
 from ..coords import Color, reading_order
-from ..errors import EngineError
 from .player import Analysis, SearchPlayer
-
-log = logging.getLogger(__name__)
 
 FINAL_PLAYOUTS_PER_POINT = 20    #: playouts per point of the board for the final ownership
 SEKI_NEUTRAL = 0.3               #: an empty point owned less than this is nobody's
@@ -67,23 +63,18 @@ def final_score(game, dead) -> "object":
 
 
 def _without(game, dead) -> Position:
-    """The current position without ``dead``: the map, the forts and every other stone."""
+    """The current position without ``dead``: the map, the forts and every other stone, put
+    as they stand (``Position.put``: no rule is applied, nothing is captured)."""
     size, current = game.size, game.position
     kinds = game.terrain.kinds if game.terrain is not None else None
     position = Position(size, game.rules.capture, kinds)
     for color, point in game.forts:
         position.place_fort(color, point)
-    stones = [(r, c) for r in range(size) for c in range(size)
-              if current.stone_at((r, c)) and (r, c) not in dead]
-    # plains first: a stone on a mountain or water may need its neighbours in place (T4);
-    # no placement can capture, since every group keeps the liberties it has at the end
-    stones.sort(key=lambda p: current.terrain_at(p))
-    try:
-        for point in stones:
-            position.play(current.stone_at(point), point)
-    except EngineError as err:
-        log.warning("final score: could not rebuild the board without dead stones (%s)", err)
-        return current
+    for row in range(size):
+        for col in range(size):
+            stone = current.stone_at((row, col))
+            if stone and (row, col) not in dead:
+                position.put(stone, (row, col))
     return position
 
 
