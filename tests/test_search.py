@@ -307,3 +307,14 @@ def test_disto_meals_are_the_dead_stones_and_loose_has_none():
         . . O . .
         . . . . .""", komi=0)
     assert _engine(loose, playouts=100).run_command("final_status_list", ["dead"]) == ""
+
+
+def test_never_passes_in_the_opening_while_ahead_on_the_board_as_it_stands():
+    # White leads by komi as the board stands, and the empty board is nobody's yet: that is
+    # no reason to pass (a real game lost this way by 73.5 points against GNU Go).
+    game = Game("go", 9, 7.5)
+    for color, vertex in ((Color.BLACK, "F6"), (Color.WHITE, "F5"), (Color.BLACK, "G6")):
+        game.play(color, parse_vertex(vertex, 9))
+    for seed in range(3):
+        move, _ = player(1000, seed=seed).genmove(game, Color.WHITE)
+        assert move is not None

@@ -445,19 +445,26 @@ class SearchPlayer:
 
     @staticmethod
     def _settled_board(game, analysis) -> bool:
-        """Every empty point is settled: territory the search agrees on, or dame nobody gets."""
+        """Every empty point is settled: territory the search agrees on, or dame between
+        stones of both colours that nobody gets (an empty point of the opening, far from
+        everything, is not dame: it is simply not decided yet)."""
         owners = game.position.owner_map(game.rules.scoring)
         size = game.size
         position = game.position
         for index, own in enumerate(analysis.ownership):
             point = (index // size, index % size)
-            if position.stone_at(point):
+            if position.stone_at(point) or position.fort_at(point):
                 continue
             owner = owners[index]
             if owner == Color.BLACK and own < 0.6 or owner == Color.WHITE and own > -0.6:
                 return False
-            if owner == 0 and abs(own) > 0.4:
-                return False
+            if owner == 0:
+                row, col = point
+                around = {position.stone_at(q) for q in ((row + 1, col), (row - 1, col),
+                                                         (row, col + 1), (row, col - 1))
+                          if 0 <= q[0] < size and 0 <= q[1] < size}
+                if abs(own) > 0.4 or not {Color.BLACK, Color.WHITE} <= around:
+                    return False
         return True
 
     @staticmethod
