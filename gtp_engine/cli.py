@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from . import NAME, __version__
-from .errors import EngineError
+from .errors import EngineError, quote
 
 USAGE_ERROR = 2
 _VERTEX = re.compile(r"[A-HJ-Za-hj-z][0-9]{1,2}")
@@ -29,19 +29,19 @@ _VERTEX = re.compile(r"[A-HJ-Za-hj-z][0-9]{1,2}")
 
 def _positive_int(text: str) -> int:
     if not re.fullmatch(r"[0-9]{1,9}", text) or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, not {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a positive integer, not {quote(text)}")
     return int(text)
 
 
 def _seed(text: str) -> int:
     if not re.fullmatch(r"[0-9]{1,18}", text):
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, not {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, not {quote(text)}")
     return int(text)
 
 
 def _size(text: str) -> int:
     if not re.fullmatch(r"[0-9]{1,2}", text) or not 2 <= int(text) <= 25:
-        raise argparse.ArgumentTypeError(f"must be a board size from 2 to 25, not {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a board size from 2 to 25, not {quote(text)}")
     return int(text)
 
 
@@ -51,7 +51,7 @@ def _finite(text: str) -> float:
     except ValueError:
         value = math.nan
     if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"must be a finite number, not {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a finite number, not {quote(text)}")
     return value
 
 
@@ -74,7 +74,7 @@ def _share(text: str) -> float:
 def _positive_float(text: str) -> float:
     value = _finite(text)
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {text!r}")
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {quote(text)}")
     return value
 
 
@@ -85,7 +85,7 @@ def _forts(text: str):
     vertices = [v.strip() for v in text.split(",")]
     bad = [v for v in vertices if not _VERTEX.fullmatch(v)]
     if bad:
-        raise argparse.ArgumentTypeError(f"must be 'auto' or vertices like D4,Q16, not {bad[0]!r}")
+        raise argparse.ArgumentTypeError(f"must be 'auto' or vertices like D4,Q16, not {quote(bad[0])}")
     return vertices
 
 

@@ -7,7 +7,7 @@ point or ``None`` for a pass. Conversion to and from text happens here, once, at
 from enum import IntEnum
 from typing import Optional, Tuple
 
-from .errors import InvalidMoveError
+from .errors import InvalidMoveError, quote
 
 Point = Tuple[int, int]
 Move = Optional[Point]
@@ -44,7 +44,7 @@ class Color(IntEnum):
             return cls.BLACK
         if t in ("w", "white"):
             return cls.WHITE
-        raise InvalidMoveError(f"invalid color: {text!r}")
+        raise InvalidMoveError(f"invalid color: {quote(text)}")
 
 
 def parse_vertex(text: str, size: int) -> Move:
@@ -57,11 +57,11 @@ def parse_vertex(text: str, size: int) -> Move:
     if t == "PASS":
         return None
     if len(t) < 2 or t[0] not in COLUMNS or not t[1:].isdigit() or not t[1:].isascii():
-        raise InvalidMoveError(f"invalid vertex: {text!r}")
+        raise InvalidMoveError(f"invalid vertex: {quote(text)}")
     col = COLUMNS.index(t[0])
     row = int(t[1:]) - 1
     if not (0 <= row < size and 0 <= col < size):
-        raise InvalidMoveError(f"vertex off the board: {text!r}")
+        raise InvalidMoveError(f"vertex off the board: {quote(text)}")
     return (row, col)
 
 

@@ -2,10 +2,23 @@
 
 ``InvalidMoveError`` is bad syntax (an unreadable vertex or colour); ``IllegalMoveError`` is a
 well-formed move that the rules forbid, with a machine-readable ``reason``. Messages are
-lowercase and quote the input.
+lowercase and quote the input with ``quote``, which keeps a long input short.
 """
 
 from enum import Enum
+
+#: Inputs longer than this are cut in messages (a GTP argument can be a megabyte).
+QUOTE_LIMIT = 40
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` quoted for an error message, as ``repr`` does, and cut when long:
+    ``'xxxx...' (1048576 characters)``, so that an answer never echoes a huge input back."""
+    text = str(text)
+    if len(text) <= limit:
+        return repr(text)
+    shown = repr(text[:limit - 8])
+    return f"{shown[:-1]}...{shown[-1]} ({len(text)} characters)"
 
 
 class EngineError(ValueError):

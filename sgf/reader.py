@@ -166,7 +166,7 @@ def read_map(root, size: int) -> TerrainMap:
             elif key in MAP_CHECK_KEYS and value is not None:
                 checks[key] = value
             else:
-                raise SgfError(f"node 0: bad MP[{show(root_text(root, 'MP'))}]: unknown or bad {key!r}")
+                raise SgfError(f"node 0: bad MP[{show(root_text(root, 'MP'))}]: unknown or bad {show(key)!r}")
     sources = ("MT", "WA") if root.has_property("MT") or root.has_property("WA") else ("TR", "SQ")
     kinds = [PLAIN] * (size * size)
     for identifier, kind in zip(sources, (MOUNTAIN, WATER)):

@@ -72,6 +72,6 @@ def parse_params(text: str) -> List[Tuple[str, Optional[str]]]:
     for word in text.split():
         key, equals, value = word.partition("=")
         if not key or (equals and not value):
-            raise ValueError(f"bad map parameter {word!r}")
+            raise ValueError(f"bad map parameter {show(word)!r}")
         pairs.append((key.lower(), value if equals else None))
     return pairs

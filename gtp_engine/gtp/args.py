@@ -1,10 +1,11 @@
 """Reading command arguments: counts, numbers, colours, vertices. Every failure is a GtpError
-with a lowercase message that quotes the input."""
+with a lowercase message that quotes the input, briefly (``errors.quote``)."""
 
 import math
 import re
 from typing import Optional, Sequence
 
+from ..errors import quote
 from .errors import GtpError
 
 _INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
@@ -21,13 +22,13 @@ def expect(args: Sequence[str], low: int, high: Optional[int] = None, usage: str
 def parse_int(text: str, what: str, low: Optional[int] = None, high: Optional[int] = None) -> int:
     """A decimal integer of at most 18 digits, optionally within ``[low, high]``."""
     if not _INTEGER.fullmatch(text):
-        raise GtpError(f"{what} must be an integer, not {text!r}")
+        raise GtpError(f"{what} must be an integer, not {quote(text)}")
     value = int(text)
     if (low is not None and value < low) or (high is not None and value > high):
         if low is None:
-            raise GtpError(f"{what} must be at most {high}, not {text!r}")
+            raise GtpError(f"{what} must be at most {high}, not {quote(text)}")
         bounds = f"at least {low}" if high is None else f"from {low} to {high}"
-        raise GtpError(f"{what} must be {bounds}, not {text!r}")
+        raise GtpError(f"{what} must be {bounds}, not {quote(text)}")
     return value
 
 
@@ -38,9 +39,9 @@ def parse_float(text: str, what: str, low: Optional[float] = None) -> float:
     except ValueError:
         value = math.nan
     if not math.isfinite(value):
-        raise GtpError(f"{what} must be a finite number, not {text!r}")
+        raise GtpError(f"{what} must be a finite number, not {quote(text)}")
     if low is not None and value < low:
-        raise GtpError(f"{what} must be at least {low:g}, not {text!r}")
+        raise GtpError(f"{what} must be at least {low:g}, not {quote(text)}")
     return value
 
 
@@ -58,7 +59,7 @@ def parse_point(text: str, size: int):
     """A vertex that is not ``pass``."""
     move = parse_move(text, size)
     if move is None:
-        raise GtpError(f"a point is needed here, not {text!r}")
+        raise GtpError(f"a point is needed here, not {quote(text)}")
     return move
 
 

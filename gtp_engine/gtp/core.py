@@ -5,7 +5,7 @@ import logging
 import time
 
 from ..coords import Color, format_vertex, reading_order
-from ..errors import EngineError
+from ..errors import EngineError, quote
 from .args import (expect, format_vertices, parse_color, parse_float, parse_int, parse_move,
                    parse_point)
 from .drawing import draw_board
@@ -222,7 +222,7 @@ def final_status_list(engine, args):
     status = args[0].lower()
     game = engine.game
     if status not in ("alive", "dead", "seki"):
-        raise GtpError(f"invalid status: {args[0]!r} (alive, dead or seki)")
+        raise GtpError(f"invalid status: {quote(args[0])} (alive, dead or seki)")
     dead, seki = engine.final_status()
     if status == "dead":
         return format_vertices(dead)
@@ -261,7 +261,7 @@ def kgs_time_settings(engine, args):
     system = args[0].lower()
     counts = {"none": 1, "absolute": 2, "byoyomi": 4, "canadian": 4}
     if system not in counts:
-        raise GtpError(f"unknown time system: {args[0]!r} (none, absolute, byoyomi, canadian)")
+        raise GtpError(f"unknown time system: {quote(args[0])} (none, absolute, byoyomi, canadian)")
     if len(args) != counts[system]:
         raise GtpError(f"{system} takes {counts[system] - 1} arguments, not {len(args) - 1}")
     main = parse_float(args[1], "main time", 0) if len(args) > 1 else 0.0
@@ -310,7 +310,7 @@ def printsgf(engine, args):
     import sgf
     expect(args, 0, 2, usage="printsgf [FILE|-] [view]")
     if len(args) == 2 and args[1].lower() != "view":
-        raise GtpError(f"the second argument can only be 'view', not {args[1]!r}")
+        raise GtpError(f"the second argument can only be 'view', not {quote(args[1])}")
     view = len(args) == 2
     record, history_id = engine.loaded_sgf or (None, None)
     if record is not None and engine.game.history_id == history_id:
@@ -323,7 +323,7 @@ def printsgf(engine, args):
             with open(args[0], "wb") as f:
                 f.write(data)
         except OSError as err:
-            raise GtpError(f"cannot write {args[0]!r}: {(err.strerror or 'error').lower()}") from err
+            raise GtpError(f"cannot write {quote(args[0])}: {(err.strerror or 'error').lower()}") from err
         return ""
     return data.decode("utf-8", "replace")
 

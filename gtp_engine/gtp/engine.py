@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 from .. import NAME, __version__
-from ..errors import EngineError
+from ..errors import EngineError, quote
 from .errors import GtpError, GtpFatalError, GtpQuit
 from .table import CommandTable, Handler
 
@@ -123,7 +123,7 @@ class GtpEngine:
         """
         handler = self.handlers.get(name)
         if handler is None:
-            raise GtpError(f"unknown command: {name!r}")
+            raise GtpError(f"unknown command: {quote(name)}")
         snapshot = self._snapshot() if handler.changes_state else None
         try:
             return handler.function(self, list(args))

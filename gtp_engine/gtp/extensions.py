@@ -1,6 +1,7 @@
 """The games' own commands (INTERFACE.md, "extensions for the games"): rules, terrain, forts,
 what the last move did."""
 
+from ..errors import quote
 from .args import expect, parse_color, parse_int, parse_point
 from .drawing import effect_lines
 from .errors import GtpError
@@ -69,7 +70,7 @@ def terrain_load(engine, args):
     if strict:  # before the pairs, or after them (a terrain_show answer pasted, then strict)
         del words[strict[0]]
     if len(words) % 2:
-        raise GtpError(f"after the map come 'strict' and the forts as colour-vertex pairs, not {words[-1]!r}")
+        raise GtpError(f"after the map come 'strict' and the forts as colour-vertex pairs, not {quote(words[-1])}")
     game = engine.game
     _require_terrain(game)
     terrain = TerrainMap.from_text(args[0])

@@ -3,7 +3,7 @@
 ``find_rules(name)`` looks a game up by its rules name, an alias or its SGF ``RU`` text.
 """
 
-from ..errors import RulesError
+from ..errors import RulesError, quote
 from .base import Rules
 from .disto import Disto
 from .go import Go
@@ -25,7 +25,7 @@ def find_rules(name: str) -> type:
         if key in (rules.name, rules.sgf_ru.lower(), rules.gogui_id.lower()) or key in rules.aliases:
             return rules
     known = ", ".join(RULES_BY_NAME)
-    raise RulesError(f"unknown variant: {name!r} (known: {known})")
+    raise RulesError(f"unknown variant: {quote(name)} (known: {known})")
 
 
 __all__ = ["Rules", "Go", "Loose", "Goncrete", "Disto", "TerrainGo", "ALL_RULES", "RULES_BY_NAME", "find_rules"]

@@ -67,7 +67,7 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from ..board.constants import MOUNTAIN, PLAIN, WATER
 from ..coords import MAX_SIZE, Color, Point, format_vertex, reading_order
-from ..errors import TerrainError
+from ..errors import TerrainError, quote
 
 MIN_SIZE = 5                     #: Terrain Go needs N >= 5 (RULES C1)
 REFERENCE_AREA = 19 * 19         #: the seed's board; other sizes scale by r = N*N / 361
@@ -194,7 +194,7 @@ class TerrainParams:
         changes: Dict[str, int] = {}
         for key, text in options.items():
             if key not in _OPTION_KEYS:
-                raise TerrainError(f"unknown terrain option: {key!r} (known: {' '.join(_OPTION_KEYS)})")
+                raise TerrainError(f"unknown terrain option: {quote(key)} (known: {' '.join(_OPTION_KEYS)})")
             if key == "groups":
                 low, sep, high = str(text).partition("-")
                 changes["min_groups"] = _option_number(key, low, text)
@@ -210,7 +210,7 @@ class TerrainParams:
         for word in words:
             key, sep, value = word.partition("=")
             if not sep:
-                raise TerrainError(f"terrain option must be key=value, not {word!r}")
+                raise TerrainError(f"terrain option must be key=value, not {quote(word)}")
             options[key.strip()] = value.strip()
         return cls.for_size(size).with_options(options)
 
@@ -255,11 +255,15 @@ class TerrainParams:
                 f"min_group={self.min_group} forts={self.forts} fort_value={self.fort_value}")
 
 
+#: More digits than any count on a 25x25 board needs; also keeps int() below Python's limit.
+_MAX_OPTION_DIGITS = 9
+
+
 def _option_number(key: str, text: str, whole: str) -> int:
     text = text.strip()
-    if not (text.isascii() and text.isdigit()):
+    if not (text.isascii() and text.isdigit()) or len(text) > _MAX_OPTION_DIGITS:
         expected = "MIN-MAX with whole numbers >= 0" if key == "groups" else "a whole number >= 0"
-        raise TerrainError(f"terrain option {key} needs {expected}, not {whole!r}")
+        raise TerrainError(f"terrain option {key} needs {expected}, not {quote(whole)}")
     return int(text)
 
 

@@ -1,0 +1,112 @@
+"""Input the engine must refuse, over the whole dispatch table: huge arguments are quoted back
+briefly. Every refusal is an error that changes nothing."""
+
+import subprocess
+import sys
+
+import pytest
+
+from gtp_engine.errors import quote
+from gtp_engine.game import Game
+from gtp_engine.gtp import EngineSettings, GtpEngine, GtpError, GtpQuit
+
+MEGABYTE = 1 << 20
+
+
+def make_engine(variant="go", size=9, **settings):
+    return GtpEngine(Game(variant, size), EngineSettings(**settings))
+
+
+def state(engine):
+    """Everything a command could change, in comparable form."""
+    game = engine.game
+    return (game.rules.name, game.size, game.komi, game.position.rows(), list(game.moves),
+            game.to_move, list(game.forts), engine.time_control, dict(engine.time_left),
+            engine.rng.getstate())
+
+
+def refused(engine, name, args):
+    """The refusal's message; asserts that the command failed and changed nothing."""
+    before = state(engine)
+    with pytest.raises(GtpError) as err:
+        engine.run_command(name, args)
+    assert state(engine) == before
+    return str(err.value)
+
+
+# ----------------------------------------------------------------- the whole table
+def _engine_for(name):
+    """An engine in which ``VALID[name]`` succeeds."""
+    if name in ("fort", "genfort"):
+        return make_engine("terrain", 9)                   # forts pending
+    if name in ("terrain_generate", "terrain_load", "terrain_show", "forts"):
+        engine = make_engine("terrain", 9, forts_auto=True)
+        engine.run_command("terrain_generate", ["3"])
+        return engine
+    engine = make_engine("go", 9)
+    if name in ("undo", "last_move_info"):
+        engine.run_command("play", ["b", "E5"])
+    return engine
+
+
+#: One valid call per command (arguments after the name). The test below checks that this
+#: covers the whole dispatch table, so a new command must say here what it takes.
+VALID = {
+    "boardsize": ["9"], "clear_board": [], "cputime": [], "fair_komi": None,
+    "final_score": [], "final_status_list": ["dead"], "fixed_handicap": ["2"],
+    "fort": ["w", "C3"], "forts": [], "genfort": ["w"], "genmove": ["b"],
+    "gogui-analyze_commands": [], "gogui-rules_board": [], "gogui-rules_board_gfx": [],
+    "gogui-rules_board_size": [], "gogui-rules_captured_count": [],
+    "gogui-rules_final_result": [], "gogui-rules_game_id": [], "gogui-rules_legal_moves": [],
+    "gogui-rules_side_to_move": [], "kgs-genmove_cleanup": ["b"],
+    "kgs-time_settings": ["none"], "known_command": ["play"], "komi": ["6.5"],
+    "last_move_info": [], "list_commands": [], "list_variants": [], "loadsgf": "FILE",
+    "name": [], "place_free_handicap": ["2"], "play": ["b", "D4"], "printsgf": ["-", "view"],
+    "protocol_version": [], "quit": [], "reg_genmove": ["b"], "set_free_handicap": ["C3", "G7"],
+    "showboard": [], "terrain_generate": ["5", "mountains=6"],
+    "terrain_load": ["/".join(["........."] * 9)], "terrain_show": [],
+    "time_left": ["b", "30", "0"], "time_settings": ["300", "30", "5"], "undo": [],
+    "vargo-false_liberties": [], "vargo-meals": [], "variant": ["go"], "version": [],
+}
+
+
+def test_the_table_of_valid_calls_covers_every_command():
+    assert sorted(VALID) == make_engine().command_names()
+
+
+# ----------------------------------------------------------------- huge arguments
+def test_quote_cuts_long_inputs_and_says_how_long():
+    assert quote("D4") == "'D4'"
+    long = quote("x" * MEGABYTE)
+    assert len(long) < 60 and long.startswith("'xxx") and "...'" in long
+    assert f"({MEGABYTE} characters)" in long
+
+
+@pytest.mark.parametrize("name", sorted(VALID))
+def test_a_megabyte_argument_is_quoted_back_briefly(name):
+    huge = "x" * MEGABYTE
+    for variant in ("go", "terrain"):
+        engine = make_engine(variant)
+        for position in range(3):
+            for filler in ("b", "1", "none", "-"):
+                args = [filler] * position + [huge]
+                try:
+                    answer = engine.run_command(name, args)
+                except GtpError as err:
+                    assert len(str(err)) < 300, (name, args[:-1], str(err)[:300])
+                except GtpQuit as stop:
+                    assert stop.text == ""
+                else:
+                    assert len(answer) < 1000 and huge not in answer, name
+
+
+def test_a_megabyte_command_name_or_argument_over_the_wire_answers_briefly():
+    huge = "y" * MEGABYTE
+    commands = f"{huge}\nkomi {huge}\nterrain_generate mountains=9{'9' * MEGABYTE}\nname\n"
+    result = subprocess.run([sys.executable, "-m", "gtp_engine", "--variant", "terrain", "--size", "9"],
+                            input=commands.encode(), capture_output=True)
+    blocks = result.stdout.decode().split("\n\n")[:-1]
+    assert [b[0] for b in blocks] == ["?", "?", "?", "="]
+    assert all(len(b) < 300 for b in blocks), [b[:100] for b in blocks]
+    assert "internal error" not in result.stdout.decode()
+    assert f"unknown command: {quote(huge)}" in blocks[0]
