@@ -46,12 +46,12 @@ def _size(text: str) -> int:
 
 
 def _finite(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
+    """A decimal number as GTP reads one (``gtp.args``): not ``7_5``, other scripts' digits,
+    ``inf`` or ``nan``, which Python's float would take."""
+    from .gtp.args import DECIMAL, MAX_DECIMAL_CHARS
+    value = float(text) if DECIMAL.fullmatch(text) and len(text) <= MAX_DECIMAL_CHARS else math.nan
     if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"must be a finite number, not {quote(text)}")
+        raise argparse.ArgumentTypeError(f"must be a finite decimal number such as 6.5, not {quote(text)}")
     return value
 
 

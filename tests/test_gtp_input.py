@@ -1,6 +1,8 @@
-"""Input the engine must refuse, over the whole dispatch table: huge arguments are quoted back
-briefly. Every refusal is an error that changes nothing."""
+"""Input the engine must refuse, over the whole dispatch table: numbers that only Python reads
+(``7_5``, other scripts' digits), and huge arguments (quoted back briefly). Every refusal is an
+error that changes nothing."""
 
+import os
 import subprocess
 import sys
 
@@ -110,3 +112,70 @@ def test_a_megabyte_command_name_or_argument_over_the_wire_answers_briefly():
     assert all(len(b) < 300 for b in blocks), [b[:100] for b in blocks]
     assert "internal error" not in result.stdout.decode()
     assert f"unknown command: {quote(huge)}" in blocks[0]
+
+
+# ----------------------------------------------------------------- numbers
+@pytest.mark.parametrize("text", [
+    "7_5",                 # Python: 75.0
+    "\u0667.\u0665",       # Arabic-Indic 7.5: Python reads it
+    "\uff17",              # fullwidth 7
+    "7.5\u00a0",           # trailing no-break space: Python strips it
+    "inf", "nan", "-inf", "infinity",
+    "0x10", "1e", "e5", ".", "+", "7.5.5", "١e2",
+])
+def test_komi_refuses_what_only_python_reads_as_a_number(text):
+    engine = make_engine()
+    message = refused(engine, "komi", [text])
+    assert message == f"komi must be a decimal number such as 6.5 (digits 0-9), not {quote(text)}"
+
+
+@pytest.mark.parametrize("text, value", [
+    ("6.5", 6.5), ("-2", -2), ("+0.5", 0.5), (".5", 0.5), ("7.", 7), ("75e-1", 7.5), ("0", 0),
+])
+def test_komi_takes_plain_decimals(text, value):
+    engine = make_engine()
+    engine.run_command("komi", [text])
+    assert engine.game.komi == value
+
+
+def test_komi_too_large_for_a_float_is_refused_not_infinite():
+    engine = make_engine()
+    assert "too large" in refused(engine, "komi", ["1e999"])
+    assert "too large" in refused(engine, "komi", ["1" * 400])
+
+
+@pytest.mark.parametrize("line", [
+    "boardsize \u0669",                      # Arabic-Indic 9
+    "boardsize 1_9",
+    "boardsize \uff19",
+    "fixed_handicap \u0663",
+    "time_settings 300 30 \u0665",
+    "time_settings 3_00 30 5",
+    "time_left b 1_20 0",
+    "kgs-time_settings absolute \u0661\u0660",
+    "terrain_generate \u0667",
+    "terrain_generate 7 mountains=1_0",
+    "terrain_generate 7 mountains=\u0663",
+    "loadsgf game.sgf 1_0",
+    "play b D\u0664",
+])
+def test_integers_and_vertices_take_ascii_digits_only(line):
+    name, *args = line.split(" ")
+    engine = make_engine("terrain" if name.startswith("terrain") else "go")
+    message = refused(engine, name, args)
+    bad = next(a for a in args if not a.isascii() or "_" in a)
+    assert quote(bad) in message or quote(bad.partition("=")[2]) in message
+
+
+def test_an_integer_of_many_digits_is_refused_with_a_short_message():
+    engine = make_engine()
+    message = refused(engine, "boardsize", ["9" * 5000])   # int() itself refuses > 4300 digits
+    assert message.startswith("board size is too large") and len(message) < 120
+
+
+def test_command_line_komi_is_read_the_same_way():
+    for text in ("7_5", "\u0667.\u0665", "nan"):
+        result = subprocess.run([sys.executable, "-m", "gtp_engine", "--komi", text],
+                                input=b"name\n", capture_output=True)
+        assert result.returncode == 2 and result.stdout == b""
+        assert f"must be a finite decimal number such as 6.5, not {quote(text)}" in result.stderr.decode()

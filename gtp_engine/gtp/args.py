@@ -1,5 +1,10 @@
 """Reading command arguments: counts, numbers, colours, vertices. Every failure is a GtpError
-with a lowercase message that quotes the input, briefly (``errors.quote``)."""
+with a lowercase message that quotes the input, briefly (``errors.quote``).
+
+Numbers are what GTP means by them, written in ASCII: ``7``, ``-3``, ``6.5``, ``.5``, ``1e2``.
+Python's own ``int``/``float`` also take ``7_5`` (as 75), digits of other scripts, surrounding
+whitespace, ``inf`` and ``nan``; all of these are refused here.
+"""
 
 import math
 import re
@@ -8,7 +13,11 @@ from typing import Optional, Sequence
 from ..errors import quote
 from .errors import GtpError
 
-_INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
+INTEGER = re.compile(r"[+-]?[0-9]+")
+DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+#: Longer numbers are refused before conversion (Python refuses ints of over 4300 digits).
+MAX_INT_DIGITS = 18
+MAX_DECIMAL_CHARS = 40
 
 
 def expect(args: Sequence[str], low: int, high: Optional[int] = None, usage: str = "") -> None:
@@ -20,9 +29,11 @@ def expect(args: Sequence[str], low: int, high: Optional[int] = None, usage: str
 
 
 def parse_int(text: str, what: str, low: Optional[int] = None, high: Optional[int] = None) -> int:
-    """A decimal integer of at most 18 digits, optionally within ``[low, high]``."""
-    if not _INTEGER.fullmatch(text):
-        raise GtpError(f"{what} must be an integer, not {quote(text)}")
+    """A decimal integer in ASCII digits (sign allowed), optionally within ``[low, high]``."""
+    if not INTEGER.fullmatch(text):
+        raise GtpError(f"{what} must be an integer (digits 0-9), not {quote(text)}")
+    if len(text.lstrip("+-")) > MAX_INT_DIGITS:
+        raise GtpError(f"{what} is too large: {quote(text)}")
     value = int(text)
     if (low is not None and value < low) or (high is not None and value > high):
         if low is None:
@@ -33,13 +44,14 @@ def parse_int(text: str, what: str, low: Optional[int] = None, high: Optional[in
 
 
 def parse_float(text: str, what: str, low: Optional[float] = None) -> float:
-    """A finite decimal number (no ``nan``/``inf``), optionally at least ``low``."""
-    try:
-        value = float(text) if len(text) < 40 else math.nan
-    except ValueError:
-        value = math.nan
+    """A finite decimal number in ASCII (``6.5``, ``-2``, ``.5``, ``1e2``), optionally at least
+    ``low``."""
+    if not DECIMAL.fullmatch(text):
+        raise GtpError(f"{what} must be a decimal number such as 6.5 (digits 0-9), "
+                       f"not {quote(text)}")
+    value = float(text) if len(text) <= MAX_DECIMAL_CHARS else math.inf
     if not math.isfinite(value):
-        raise GtpError(f"{what} must be a finite number, not {quote(text)}")
+        raise GtpError(f"{what} is too large or too long: {quote(text)}")
     if low is not None and value < low:
         raise GtpError(f"{what} must be at least {low:g}, not {quote(text)}")
     return value
