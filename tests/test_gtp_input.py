@@ -1,6 +1,6 @@
 """Input the engine must refuse, over the whole dispatch table: numbers that only Python reads
-(``7_5``, other scripts' digits), and huge arguments (quoted back briefly). Every refusal is an
-error that changes nothing."""
+(``7_5``, other scripts' digits), arguments a command does not take, and huge arguments (quoted
+back briefly). Every refusal is an error that changes nothing."""
 
 import os
 import subprocess
@@ -179,3 +179,33 @@ def test_command_line_komi_is_read_the_same_way():
                                 input=b"name\n", capture_output=True)
         assert result.returncode == 2 and result.stdout == b""
         assert f"must be a finite decimal number such as 6.5, not {quote(text)}" in result.stderr.decode()
+
+
+# ----------------------------------------------------------------- arguments
+@pytest.mark.parametrize("name", sorted(VALID))
+def test_every_command_refuses_an_argument_it_does_not_take(name, tmp_path):
+    args = VALID[name]
+    if args == "FILE":
+        path = tmp_path / "game.sgf"
+        path.write_text("(;GM[1]FF[4]SZ[9];B[ee];W[cc])")
+        args = [str(path), "2"]
+    if args is None:  # fair_komi: not available until the search player exists
+        assert "wrong number of arguments" in refused(make_engine(), name, ["10", "extra"])
+        return
+    engine = _engine_for(name)
+    message = refused(engine, name, args + ["extra"])
+    assert "extra" in message                                  # the refusal quotes the input
+    if name == "quit":
+        with pytest.raises(GtpQuit):
+            engine.run_command(name, args)
+    else:
+        engine.run_command(name, args)                         # the same call without it works
+
+
+def test_a_command_without_arguments_says_so():
+    assert refused(make_engine(), "clear_board", ["x"]) == \
+        "wrong number of arguments: expected clear_board (no arguments), got extra 'x'"
+    engine = make_engine()
+    engine.run_command("play", ["b", "D4"])
+    refused(engine, "clear_board", ["x"])
+    assert engine.game.moves                                   # the board was not cleared

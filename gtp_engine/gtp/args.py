@@ -21,11 +21,17 @@ MAX_DECIMAL_CHARS = 40
 
 
 def expect(args: Sequence[str], low: int, high: Optional[int] = None, usage: str = "") -> None:
-    """Refuse unless ``low <= len(args) <= high`` (``high`` None: exactly ``low``; -1: no limit)."""
+    """Refuse unless ``low <= len(args) <= high`` (``high`` None: exactly ``low``; -1: no limit).
+
+    ``usage`` is the command's syntax, e.g. ``play COLOR VERTEX``; too many arguments are
+    quoted back (briefly) so that the user sees what was not expected."""
     high = low if high is None else high
-    if len(args) < low or (high >= 0 and len(args) > high):
-        raise GtpError(f"wrong number of arguments: expected {usage}" if usage
-                       else "wrong number of arguments")
+    expected = f": expected {usage}{' (no arguments)' if high == 0 else ''}" if usage else ""
+    if len(args) < low:
+        raise GtpError(f"wrong number of arguments{expected}")
+    if 0 <= high < len(args):
+        raise GtpError(f"wrong number of arguments{expected}, "
+                       f"got extra {quote(' '.join(args[high:]))}")
 
 
 def parse_int(text: str, what: str, low: Optional[int] = None, high: Optional[int] = None) -> int:

@@ -20,16 +20,19 @@ log = logging.getLogger(__name__)
 # ----------------------------------------------------------------- administration
 @TABLE.query("protocol_version")
 def protocol_version(engine, args):
+    expect(args, 0, usage="protocol_version")
     return engine.protocol_version
 
 
 @TABLE.query("name")
 def name(engine, args):
+    expect(args, 0, usage="name")
     return engine.name
 
 
 @TABLE.query("version")
 def version(engine, args):
+    expect(args, 0, usage="version")
     return engine.version
 
 
@@ -41,16 +44,19 @@ def known_command(engine, args):
 
 @TABLE.query("list_commands")
 def list_commands(engine, args):
+    expect(args, 0, usage="list_commands")
     return "\n".join(engine.command_names())
 
 
 @TABLE.query("quit")
 def quit_(engine, args):
+    expect(args, 0, usage="quit")
     raise GtpQuit()
 
 
 @TABLE.query("cputime")
 def cputime(engine, args):
+    expect(args, 0, usage="cputime")
     return f"{time.process_time():.3f}"
 
 
@@ -67,6 +73,7 @@ def boardsize(engine, args):
 
 @TABLE.command("clear_board")
 def clear_board(engine, args):
+    expect(args, 0, usage="clear_board")
     engine.game.clear()
     return ""
 
@@ -151,7 +158,7 @@ def play(engine, args):
 
 @TABLE.command("undo")
 def undo(engine, args):
-    expect(args, 0)
+    expect(args, 0, usage="undo")
     engine.game.undo()
     return ""
 
@@ -202,6 +209,7 @@ def reg_genmove(engine, args):
 # ----------------------------------------------------------------- views and results
 @TABLE.query("showboard")
 def showboard(engine, args):
+    expect(args, 0, usage="showboard")
     return draw_board(engine.game)
 
 
@@ -209,7 +217,7 @@ def showboard(engine, args):
 def final_score(engine, args):
     """The score with the dead stones (``final_status_list dead``) taken off."""
     from ..search.status import final_score as score_without
-    expect(args, 0)
+    expect(args, 0, usage="final_score")
     dead, _ = engine.final_status()
     return score_without(engine.game, dead).result
 
@@ -256,14 +264,13 @@ def time_settings(engine, args):
 def kgs_time_settings(engine, args):
     """``none`` | ``absolute MAIN`` | ``byoyomi MAIN PERIOD_TIME PERIODS`` |
     ``canadian MAIN BYO_YOMI_TIME STONES``."""
-    usage = "kgs-time_settings none|absolute|byoyomi|canadian ..."
-    expect(args, 1, 4, usage=usage)
+    expect(args, 1, 4, usage="kgs-time_settings none|absolute|byoyomi|canadian ...")
     system = args[0].lower()
-    counts = {"none": 1, "absolute": 2, "byoyomi": 4, "canadian": 4}
-    if system not in counts:
+    usages = {"none": "", "absolute": " MAIN_TIME", "byoyomi": " MAIN_TIME PERIOD_TIME PERIODS",
+              "canadian": " MAIN_TIME BYO_YOMI_TIME STONES"}
+    if system not in usages:
         raise GtpError(f"unknown time system: {quote(args[0])} (none, absolute, byoyomi, canadian)")
-    if len(args) != counts[system]:
-        raise GtpError(f"{system} takes {counts[system] - 1} arguments, not {len(args) - 1}")
+    expect(args, 1 + usages[system].count(" "), usage=f"kgs-time_settings {system}{usages[system]}")
     main = parse_float(args[1], "main time", 0) if len(args) > 1 else 0.0
     byo = parse_float(args[2], "byo-yomi time", 0) if len(args) > 2 else 0.0
     count = parse_int(args[3], "periods" if system == "byoyomi" else "byo-yomi stones", 0) \

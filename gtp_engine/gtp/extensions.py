@@ -28,6 +28,7 @@ def variant(engine, args):
 
 @TABLE.query("list_variants")
 def list_variants(engine, args):
+    expect(args, 0, usage="list_variants")
     from ..rules import ALL_RULES
     return "\n".join(rules.name for rules in ALL_RULES)
 
@@ -93,7 +94,7 @@ def terrain_load(engine, args):
 def terrain_show(engine, args):
     """The map (rows from the top, ``/`` between them, forts as ``w``/``b``) and, when there are
     forts, their placement order as ``forts`` writes it, so ``terrain_load`` restores both."""
-    expect(args, 0)
+    expect(args, 0, usage="terrain_show")
     game = engine.game
     _require_terrain(game)
     shown = game.terrain.to_text(game.forts)
@@ -131,7 +132,7 @@ def genfort(engine, args):
 
 @TABLE.query("forts")
 def forts(engine, args):
-    expect(args, 0)
+    expect(args, 0, usage="forts")
     return _fort_words(engine.game.forts)
 
 
@@ -146,6 +147,6 @@ def _fort_words(forts) -> str:
 def last_move_info(engine, args):
     """One line per effect of the last move (``captured``, ``flipped``, ``removed``, ``meals``,
     each followed by its vertices); empty when the last move did nothing or there is none."""
-    expect(args, 0)
+    expect(args, 0, usage="last_move_info")
     last = engine.game.last_move
     return "\n".join(effect_lines(last.effects if last is not None else None))

@@ -13,6 +13,7 @@ which GoGui shows the true board of every game, and scripts read it.
 """
 
 from ..coords import Color, format_vertex
+from .args import expect
 from .errors import GtpError
 from .table import CommandTable
 
@@ -20,26 +21,31 @@ TABLE = CommandTable("gogui rules")
 
 @TABLE.query("gogui-rules_game_id")
 def game_id(engine, args):
+    expect(args, 0, usage="gogui-rules_game_id")
     return engine.game.rules.gogui_id
 
 
 @TABLE.query("gogui-rules_board_size")
 def board_size(engine, args):
+    expect(args, 0, usage="gogui-rules_board_size")
     return str(engine.game.size)
 
 
 @TABLE.query("gogui-rules_board")
 def board(engine, args):
+    expect(args, 0, usage="gogui-rules_board")
     return "\n".join(" ".join(row) for row in engine.game.position.rows())
 
 
 @TABLE.query("gogui-rules_side_to_move")
 def side_to_move(engine, args):
+    expect(args, 0, usage="gogui-rules_side_to_move")
     return engine.game.to_move.word
 
 
 @TABLE.query("gogui-rules_legal_moves")
 def legal_moves(engine, args):
+    expect(args, 0, usage="gogui-rules_legal_moves")
     game = engine.game
     if game.fort_turn is not None:
         raise GtpError(f"forts not yet placed ({game.fort_turn.word} places the next one): start "
@@ -53,6 +59,7 @@ def legal_moves(engine, args):
 @TABLE.query("gogui-rules_final_result")
 def final_result(engine, args):
     """The result first (``B+3.5``), then the scores and why the game ended."""
+    expect(args, 0, usage="gogui-rules_final_result")
     game = engine.game
     score = game.score()
     text = f"{score.result}: black {score.black:g}, white {score.white:g} (komi {game.komi:g})"
@@ -63,6 +70,7 @@ def final_result(engine, args):
 
 @TABLE.query("gogui-rules_captured_count")
 def captured_count(engine, args):
+    expect(args, 0, usage="gogui-rules_captured_count")
     taken = {Color.BLACK: 0, Color.WHITE: 0}
     for record in engine.game.moves:
         if record.effects is not None:
@@ -74,6 +82,7 @@ def captured_count(engine, args):
 def board_gfx(engine, args):
     """GoGui gfx: mountains as triangles, water as squares, forts labelled ``F`` in their
     owner's colour, meals marked, the flips of the last move marked, Loose's false liberties."""
+    expect(args, 0, usage="gogui-rules_board_gfx")
     return _gfx(engine.game, with_liberties=False)
 
 
@@ -119,18 +128,21 @@ ANALYZE_COMMANDS = (
 
 @TABLE.query("gogui-analyze_commands")
 def analyze_commands(engine, args):
+    expect(args, 0, usage="gogui-analyze_commands")
     return "\n".join(ANALYZE_COMMANDS)
 
 
 @TABLE.query("vargo-false_liberties")
 def false_liberties(engine, args):
     """Loose's false liberties (RULES L1) coloured red, and the board's other marks."""
+    expect(args, 0, usage="vargo-false_liberties")
     return _gfx(engine.game, with_liberties=True)
 
 
 @TABLE.query("vargo-meals")
 def meals_and_gluttons(engine, args):
     """Disto: meals marked, gluttons circled (RULES D1)."""
+    expect(args, 0, usage="vargo-meals")
     position = engine.game.position
     lines = []
     meals, gluttons = position.meals(), position.gluttons()
