@@ -9,6 +9,13 @@ from enum import Enum
 
 #: Inputs longer than this are cut in messages (a GTP argument can be a megabyte).
 QUOTE_LIMIT = 40
+#: File paths are cut later: a real path is often longer than 40 characters and worth seeing.
+PATH_QUOTE_LIMIT = 160
+
+
+def quote_path(path) -> str:
+    """A file path quoted for an error message (``quote`` with ``PATH_QUOTE_LIMIT``)."""
+    return quote(str(path), PATH_QUOTE_LIMIT)
 
 
 def quote(text: str, limit: int = QUOTE_LIMIT) -> str:

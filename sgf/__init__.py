@@ -21,7 +21,7 @@ per move a comment ``C`` of what it did and ``SBKV``
 
 from typing import Optional
 
-from gtp_engine.errors import quote
+from gtp_engine.errors import quote_path
 
 from .errors import SgfError
 from .record import SgfRecord
@@ -41,10 +41,10 @@ def read_file(path) -> bytes:
         with open(path, "rb") as f:
             data = f.read(limit + 1)
     except OSError as err:
-        raise SgfError(f"cannot read {quote(str(path))}: {(err.strerror or 'unreadable').lower()}") from err
+        raise SgfError(f"cannot read {quote_path(path)}: {(err.strerror or 'unreadable').lower()}") from err
     if len(data) > limit:
         amount = f"{limit // 2 ** 20} MiB" if limit % 2 ** 20 == 0 else f"{limit} bytes"
-        raise SgfError(f"cannot read {quote(str(path))}: more than {amount}, too big for an sgf file")
+        raise SgfError(f"cannot read {quote_path(path)}: more than {amount}, too big for an sgf file")
     return data
 
 

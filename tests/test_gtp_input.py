@@ -1,6 +1,7 @@
 """Input the engine must refuse, over the whole dispatch table: numbers that only Python reads
-(``7_5``, other scripts' digits), arguments a command does not take, and huge arguments (quoted
-back briefly). Every refusal is an error that changes nothing."""
+(``7_5``, other scripts' digits), arguments a command does not take, huge arguments (quoted back
+briefly), and files that are not regular files (``printsgf /dev/stdout``). Every refusal is an
+error that changes nothing."""
 
 import os
 import subprocess
@@ -8,7 +9,7 @@ import sys
 
 import pytest
 
-from gtp_engine.errors import quote
+from gtp_engine.errors import quote, quote_path
 from gtp_engine.game import Game
 from gtp_engine.gtp import EngineSettings, GtpEngine, GtpError, GtpQuit
 
@@ -209,3 +210,52 @@ def test_a_command_without_arguments_says_so():
     engine.run_command("play", ["b", "D4"])
     refused(engine, "clear_board", ["x"])
     assert engine.game.moves                                   # the board was not cleared
+
+
+# ----------------------------------------------------------------- files
+def test_printsgf_writes_regular_files_only(tmp_path):
+    engine = make_engine()
+    engine.run_command("play", ["b", "D4"])
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for target in ["/dev/stdout", "/dev/stderr", "/proc/self/fd/1", "/dev/null", str(fifo),
+                   str(tmp_path)]:
+        message = refused(engine, "printsgf", [target])
+        assert message.startswith(f"cannot write {quote_path(target)}: ")
+        assert "not a regular file" in message or "engine's own standard" in message
+    good = tmp_path / "game.sgf"
+    good.write_text("old content that is longer than the new game " * 100)
+    engine.run_command("printsgf", [str(good)])
+    assert good.read_text().startswith("(;") and "old content" not in good.read_text()
+
+
+def test_loadsgf_reads_regular_files_only(tmp_path):
+    engine = make_engine()
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)                       # opening it to read would wait for a writer forever
+    for target in ["/dev/stdin", "/proc/self/fd/0", str(fifo), str(tmp_path)]:
+        assert refused(engine, "loadsgf", [target]).startswith(f"cannot read {quote_path(target)}: ")
+
+
+def run_engine(commands: str, **kwargs):
+    return subprocess.run([sys.executable, "-m", "gtp_engine", "--size", "9"],
+                          input=commands.encode(), **kwargs)
+
+
+def test_printsgf_never_puts_sgf_on_stdout_outside_a_response():
+    result = run_engine("play b D4\nprintsgf /dev/stdout\nprintsgf /proc/self/fd/1\n"
+                        "printsgf /dev/stderr\nloadsgf /dev/stdin\nname\n", capture_output=True)
+    out = result.stdout.decode()
+    blocks = out.split("\n\n")[:-1]
+    assert [b[0] for b in blocks] == ["=", "?", "?", "?", "?", "="]   # name still read: stdin intact
+    assert "(;" not in out and "(;" not in result.stderr.decode()
+
+
+def test_printsgf_refuses_the_file_that_is_our_redirected_stdout(tmp_path):
+    out_path = tmp_path / "out.txt"
+    with open(out_path, "wb") as out:
+        run_engine(f"printsgf {out_path}\nname\n", stdout=out, stderr=subprocess.PIPE)
+    text = out_path.read_text()
+    assert "(;" not in text
+    assert "it is the engine's own standard input, output or error" in text
+    assert text.endswith("= vargo\n\n")

@@ -2,10 +2,13 @@
 ``kgs-genmove_cleanup`` and ``cputime``."""
 
 import logging
+import os
+import stat
 import time
+from typing import Optional
 
 from ..coords import Color, format_vertex, reading_order
-from ..errors import EngineError, quote
+from ..errors import EngineError, quote, quote_path
 from .args import (expect, format_vertices, parse_color, parse_float, parse_int, parse_move,
                    parse_point)
 from .drawing import draw_board
@@ -326,16 +329,63 @@ def printsgf(engine, args):
     else:
         data = sgf.game_to_sgf(engine.game, view=view)
     if args and args[0] != "-":
-        try:
-            with open(args[0], "wb") as f:
-                f.write(data)
-        except OSError as err:
-            raise GtpError(f"cannot write {quote(args[0])}: {(err.strerror or 'error').lower()}") from err
+        _write_file(args[0], data)
         return ""
     return data.decode("utf-8", "replace")
 
 
+# Files are regular files only. Our own stdout or stderr (``/dev/stdout``, ``/proc/self/fd/1``, a
+# file the output is redirected to) would put SGF outside a GTP answer, ``/dev/stdin`` would eat
+# the commands, and a fifo or device can block the engine for good.
+_FILES_ONLY = "not a regular file"
+_OUR_STREAMS = (0, 1, 2)
+
+
+def _regular_file_problem(fd: int) -> Optional[str]:
+    """Why the open file ``fd`` may not be used, or None for a regular file of its own."""
+    status = os.fstat(fd)
+    if not stat.S_ISREG(status.st_mode):
+        return _FILES_ONLY
+    for stream in _OUR_STREAMS:
+        try:
+            if os.path.samestat(status, os.fstat(stream)):
+                return "it is the engine's own standard input, output or error"
+        except OSError:  # that stream is closed
+            continue
+    return None
+
+
+def _open_regular(path: str, flags: int, verb: str, hint: str = "") -> int:
+    """``os.open`` that refuses, without blocking, anything but a regular file (see above);
+    ``hint`` is added to that refusal."""
+    flags |= getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise GtpError(f"cannot {verb} {quote_path(path)}: {_FILES_ONLY}{hint}")
+        fd = os.open(path, flags, 0o666)
+    except OSError as err:
+        raise GtpError(f"cannot {verb} {quote_path(path)}: {(err.strerror or 'error').lower()}") from err
+    problem = _regular_file_problem(fd)
+    if problem is not None:
+        os.close(fd)
+        raise GtpError(f"cannot {verb} {quote_path(path)}: {problem}{hint}")
+    return fd
+
+
+def _write_file(path: str, data: bytes) -> None:
+    fd = _open_regular(path, os.O_WRONLY | os.O_CREAT, "write",
+                       " (printsgf without a file puts the sgf in the answer)")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.truncate(0)
+            f.write(data)
+    except OSError as err:
+        raise GtpError(f"cannot write {quote_path(path)}: {(err.strerror or 'error').lower()}") from err
+
+
 def _read_file(path: str) -> bytes:
-    """The file's bytes, bounded (``sgf.read_file``): a device or a huge file is a quick error."""
+    """The bytes of a regular file (checked as above), read bounded by ``sgf.read_file``: a
+    huge file is a quick error."""
     import sgf
+    os.close(_open_regular(path, os.O_RDONLY, "read"))
     return sgf.read_file(path)
