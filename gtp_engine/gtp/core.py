@@ -83,9 +83,19 @@ def clear_board(engine, args):
 
 @TABLE.command("komi")
 def komi(engine, args):
-    expect(args, 1, usage="komi KOMI")
-    value = parse_float(args[0], "komi")
-    engine.game.set_komi(int(value) if value == int(value) else value)  # "not 5", not "not 5.0"
+    """Refused (an error, komi unchanged) when K is no number or breaks RULES C6. The refusal is
+    also logged as a warning on stderr: GoGui ignores a failed ``komi`` without a word
+    (``GtpSynchronizer.sendGameInfo``) and then scores with its own komi, so its user sees the
+    warning in the GTP shell or nowhere."""
+    try:
+        expect(args, 1, usage="komi KOMI")
+        value = parse_float(args[0], "komi")
+        engine.game.set_komi(int(value) if value == int(value) else value)  # "not 5", not "not 5.0"
+    except (GtpError, EngineError) as err:
+        log.warning("komi refused, the engine keeps komi %g: %s (a controller that scores with "
+                    "its own komi now counts differently; GoGui: start it with -komi %g)",
+                    engine.game.komi, err, engine.game.komi)
+        raise
     return ""
 
 
