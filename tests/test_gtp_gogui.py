@@ -1,12 +1,33 @@
 """GoGui's conversations with the engine, as GoGui 1.6 (Remi-Coulom/gogui, ``src/net/sf/gogui/``)
 sends them to a player and to a ruler started with the same command line.
 
+Read in GoGui's source, and seen on a GoGui built from that source with every line logged:
+
+- A file on GoGui's command line (``gogui -program P -move 40 game.sgf``) is loaded into GoGui's
+  own tree before any program runs (``GoGui.initialize`` -> ``newGameFile`` -> ``loadFile``).
+  Then ``attachProgram`` finds the player's game is not Go (``isGtpCompatibleWithGame``) and calls
+  ``initGameRuler``: with no ruler attached yet it starts the ruler and calls ``newGame``, which
+  replaces the loaded tree with an empty game. Neither process is ever sent the file or any of
+  its moves: no ``loadsgf``, no ``play``. GoGui shows an empty board, whatever the engine does.
+- *File -> Open* with the ruler attached (``actionOpenFile`` -> ``loadFile``) and then moving in
+  the tree (``Game.gotoNode`` -> ``updateBoard``) replay the game to the ruler from the start
+  (``GenericBoard.copyBoardState`` -> ``playFromBeginning``: ``clear_board``, then ``play B G7``
+  ... in ``Move.toString`` form, upper-case colour letter, ``PASS``), then read the board back
+  (``copyRulerBoardState``) and the side to move (``Board.setToMove``). The player is synced by
+  ``GtpSynchronizer``: ``boardsize``, ``clear_board``, ``komi`` (the file's), the moves.
 - GoGui's komi goes to the player only (``GtpSynchronizer.sendGameInfo``, which also ignores a
-  refused ``komi`` without a word); the ruler keeps the komi of its command line.
+  refused ``komi`` without a word); the ruler keeps the komi of its command line. The end-of-game
+  dialog shows the ruler's ``gogui-rules_final_result`` (``GoGui.showGameFinished``), the
+  analyze command *Final score* the player's ``final_score``.
 """
 
+import random
 import subprocess
 import sys
+
+import sgf
+from gtp_engine.coords import Color, format_vertex
+from gtp_engine.game import Game
 
 LOOSE_9 = ["--variant", "loose", "--size", "9"]
 
@@ -48,6 +69,113 @@ class GtpProcess:
         return self.process.wait(), stderr
 
 
+def ruler_reads_board(ruler: GtpProcess):
+    """``GenericBoard.copyRulerBoardState`` then ``Board.setToMove``: what GoGui reads back after
+    every replay."""
+    rows = ruler.ok("gogui-rules_board")
+    assert ruler.ok("gogui-rules_board_size") == "9"
+    captured = ruler.ok("gogui-rules_captured_count")
+    return rows, captured, ruler.ok("gogui-rules_side_to_move")
+
+
+def gogui_move(color: Color, move) -> str:
+    """``GtpClientBase.getCommandPlay``: ``play`` and ``Move.toString`` (``B G7``, ``W PASS``)."""
+    return f"play {color.letter.upper()} {format_vertex(move).upper()}"
+
+
+def random_loose_game(moves: int, seed: int):
+    """A legal Loose game of ``moves`` moves with a few passes, and its SGF."""
+    game, rng = Game("loose", 9), random.Random(seed)
+    for number in range(moves):
+        color = game.to_move
+        legal = game.legal_moves(color)
+        game.play(color, None if number in (17, 30) or not legal else rng.choice(legal))
+    return game, sgf.game_to_sgf(game)
+
+
+def test_start_up_with_a_file_on_goguis_command_line_sends_nothing_of_the_file():
+    """``gogui -program "vargo --variant loose --size 9" -size 9 -move 40 game.sgf``: the lines
+    each process got, in order, from the logged run (GoGui.initialize, attachProgram,
+    initGameRuler twice: the second, from attachNewRuler, finds the same game and replays the
+    current node, which newGame made the empty root). The engine answers all of it; the board is
+    empty because GoGui dropped the file, not because of an answer."""
+    player, ruler = GtpProcess(LOOSE_9), GtpProcess(LOOSE_9)
+    # player: GoGui.attachProgram (queries, isGtpCompatibleWithGame), then newGame -> initGtp ->
+    # GtpSynchronizer.init with GoGui's preference komi (6.5 unless -komi was given)
+    for command in ("name", "protocol_version", "version", "list_commands"):
+        player.ok(command)
+    assert player.ok("gogui-rules_game_id") == "Loose"             # not Go: start a ruler
+    player.ok("boardsize 9")
+    player.ok("clear_board")
+    assert player.send("komi 6.5") == (False, "loose komi must be an even integer, not 6.5")
+    # ruler: initGameRuler (querySupportedCommands, getGameId, getBoardParameters), then
+    # Board.attachGameRuler and Board.clear -> GenericBoard.playFromBeginning with no move
+    assert "gogui-rules_legal_moves" in ruler.ok("list_commands").split("\n")
+    assert ruler.ok("gogui-rules_game_id") == "Loose"
+    assert ruler.ok("gogui-rules_board_size") == "9"
+    for _ in range(2):
+        ruler.ok("clear_board")
+        rows, captured, _ = ruler_reads_board(ruler)
+    assert rows == "\n".join([" ".join(["."] * 9)] * 9) and captured == "0 0"
+    # player: the checks of attachProgram and initGameRuler, then the rest of attachProgram
+    assert player.ok("gogui-rules_game_id") == player.ok("gogui-rules_game_id") == "Loose"
+    assert player.ok("gogui-rules_board_size") == "9"
+    player.ok("name")
+    player.ok("protocol_version")
+    assert "gogui-rules_board_gfx" in player.ok("gogui-analyze_commands")
+    player.ok("boardsize 9")
+    player.ok("clear_board")
+    # ruler: second initGameRuler (attachNewRuler), copyBoardState of the current node (the
+    # empty root), then GoGui's views: gfx, legal moves, side to move
+    for command in ("name", "protocol_version", "list_commands"):
+        ruler.ok(command)
+    assert ruler.ok("gogui-rules_game_id") == "Loose"
+    for _ in range(2):
+        ruler.ok("clear_board")
+        assert ruler_reads_board(ruler)[2] == "black"
+    assert ruler.ok("gogui-rules_board_gfx") == ""
+    assert len(ruler.ok("gogui-rules_legal_moves").split()) == 82  # not over: 81 points and pass
+    assert player.close()[0] == 0
+    code, _ = ruler.close()
+    assert code == 0
+
+
+def test_file_open_then_go_to_move_replays_the_file_through_the_ruler(tmp_path):
+    """What works instead: start GoGui with the program, then *File -> Open* and *Go -> Go to
+    Move* 40 (GoGui.loadFile, Game.gotoNode -> GenericBoard.copyBoardState). The ruler's board
+    after GoGui's replay is the file's position after 40 moves, and the player synced by
+    GtpSynchronizer agrees."""
+    full, data = random_loose_game(60, seed=5)
+    path = tmp_path / "game.sgf"
+    path.write_bytes(data)
+    target = sgf.game_from_sgf(data, 41)                          # after 40 moves
+    player, ruler = GtpProcess(LOOSE_9), GtpProcess(LOOSE_9)
+    # loadFile: initGame -> Board.init -> clear (ruler); GtpSynchronizer.init (player, the
+    # file's komi); m_game.init(tree) -> updateBoard at the root (ruler)
+    ruler.ok("clear_board")
+    ruler_reads_board(ruler)
+    player.ok("boardsize 9")
+    player.ok("clear_board")
+    player.ok("komi 6")
+    ruler.ok("clear_board")
+    assert ruler_reads_board(ruler)[2] == "black"
+    # Go to Move 40: clear_board, every move from the start in Move.toString form, read back
+    ruler.ok("clear_board")
+    for record in full.moves[:40]:
+        command = gogui_move(record.color, record.point)
+        ruler.ok(command)
+        player.ok(command)                                  # GtpSynchronizer.play, same form
+    rows, captured, to_move = ruler_reads_board(ruler)
+    assert rows == "\n".join(" ".join(row) for row in target.position.rows())
+    assert to_move == target.to_move.word
+    assert captured == "0 0"                                # Loose flips, never removes
+    assert player.ok("gogui-rules_board") == rows
+    assert player.ok("final_score") == ruler.ok("gogui-rules_final_result").split(":")[0]
+    assert any(" PASS" in gogui_move(r.color, r.point) for r in full.moves[:40])
+    assert player.close()[0] == 0 and ruler.close()[0] == 0
+
+
+# ----------------------------------------------------------------- komi
 def test_a_refused_komi_is_also_a_warning_on_stderr():
     """GoGui drops a refused ``komi`` silently, so the engine says it where GoGui's GTP shell
     shows it."""
