@@ -22,13 +22,20 @@ Read in GoGui's source, and seen on a GoGui built from that source with every li
 """
 
 import random
+import re
+import shlex
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 import sgf
+from gtp_engine.cli import build_game, parse_options
 from gtp_engine.coords import Color, format_vertex
 from gtp_engine.game import Game
 
+README = Path(__file__).resolve().parent.parent / "README.md"
 LOOSE_9 = ["--variant", "loose", "--size", "9"]
 
 
@@ -175,7 +182,25 @@ def test_file_open_then_go_to_move_replays_the_file_through_the_ruler(tmp_path):
     assert player.close()[0] == 0 and ruler.close()[0] == 0
 
 
-# ----------------------------------------------------------------- komi
+# ----------------------------------------------------------------- komi (issue 10, item 1)
+@pytest.mark.parametrize("gogui_komi, agree", [("6.5", False), ("7.5", True)])
+def test_goncrete_player_and_ruler_agree_only_when_gogui_has_the_engines_komi(gogui_komi, agree):
+    """GoGui's komi (6.5 unless ``-komi``) reaches the player only; the ruler keeps Goncrete's
+    7.5. The end dialog (ruler) and Analyze -> Final score (player) then differ by a point."""
+    args = ["--variant", "goncrete", "--size", "5"]
+    player, ruler = GtpProcess(args), GtpProcess(args)
+    player.ok(f"komi {gogui_komi}")
+    ruler.ok("clear_board")
+    for command in ("play B C3", "play W PASS", "play B PASS"):
+        player.ok(command)
+        ruler.ok(command)
+    ruler_result = ruler.ok("gogui-rules_final_result").split(":")[0]
+    assert ruler_result == "B+17.5"                             # 25 points for Black, komi 7.5
+    assert (player.ok("final_score") == ruler_result) is agree
+    player.close()
+    ruler.close()
+
+
 def test_a_refused_komi_is_also_a_warning_on_stderr():
     """GoGui drops a refused ``komi`` silently, so the engine says it where GoGui's GTP shell
     shows it."""
@@ -189,3 +214,33 @@ def test_a_refused_komi_is_also_a_warning_on_stderr():
     assert "loose komi must be an even integer, not 6.5" in warnings[0]
     assert "keeps komi 6" in warnings[0] and "-komi 6" in warnings[0]
     assert "'7_5'" in warnings[1]
+
+
+def readme_gogui_section() -> str:
+    text = README.read_text(encoding="utf-8")
+    start = text.index("\n## GoGui\n")
+    end = text.index("\n## ", start + 1)
+    return text[start:end]
+
+
+def test_readme_gogui_examples_give_gogui_the_engines_komi():
+    """Every ``gogui`` command line in README's GoGui section passes ``-komi`` equal to the komi
+    the engine's own command line gives the game (the ruler's), and a ``-size`` equal to its size."""
+    commands = [line.strip() for line in readme_gogui_section().splitlines()
+                if line.strip().startswith("gogui ")]
+    assert len(commands) >= 3
+    for command in commands:
+        words = shlex.split(command.rstrip("\\"))
+        options = dict(zip(words[1::2], words[2::2]))
+        program = shlex.split(options["-program"])
+        assert program[0] == "vargo", command
+        game = build_game(parse_options(program[1:]))
+        assert "-komi" in options, command
+        assert float(options["-komi"]) == game.komi, command
+        assert int(options["-size"]) == game.size, command
+
+
+def test_readme_names_goguis_rules_menu():
+    section = readme_gogui_section()
+    assert "*Game → Rules*" in section and "*Ruler* menu" not in section
+    assert re.search(r"File → Open", section)
