@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from . import NAME, __version__
-from .errors import EngineError, quote
+from .errors import QUOTE_LIMIT, EngineError, quote
 
 USAGE_ERROR = 2
 _VERTEX = re.compile(r"[A-HJ-Za-hj-z][0-9]{1,2}")
@@ -89,8 +89,18 @@ def _forts(text: str):
     return vertices
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse quotes some bad input whole (an invalid choice, unrecognized arguments): cut
+    every long word of its messages, as ``errors.quote`` does ours."""
+
+    def error(self, message):
+        super().error(re.sub(r"\S{%d,}" % (QUOTE_LIMIT + 1),
+                             lambda m: f"{m.group(0)[:QUOTE_LIMIT - 8]}... ({len(m.group(0))} characters)",
+                             message))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=NAME, description="A GTP engine for Go, Loose, Goncrete, Disto and Terrain Go. "
         "Speaks GTP on stdin/stdout; logs go to stderr.")
     parser.add_argument("--variant", metavar="NAME",
