@@ -153,6 +153,9 @@ def test_komi_too_large_for_a_float_is_refused_not_infinite():
     engine = make_engine()
     assert "too large" in refused(engine, "komi", ["1e999"])
     assert "too large" in refused(engine, "komi", ["1" * 400])
+    # a finite float whose integer value has 309 digits: named briefly, not digit by digit
+    assert refused(engine, "komi", ["1e308"]) == \
+        "komi must be a finite number of reasonable size, not 1e+308"
 
 
 @pytest.mark.parametrize("line", [

@@ -11,7 +11,15 @@ from typing import Optional
 
 from .. import board
 from ..coords import MAX_SIZE, Color
-from ..errors import RulesError
+from ..errors import RulesError, quote
+
+
+def _short_number(value) -> str:
+    """A number for a message: ``1e+308``, not its 309 digits as an int."""
+    try:
+        return f"{value:g}"
+    except (TypeError, ValueError, OverflowError):
+        return quote(str(value))
 
 
 class Rules:
@@ -51,7 +59,7 @@ class Rules:
     def check_komi_is_a_number(komi: float) -> None:
         """Raise RulesError unless ``komi`` is a finite number of reasonable size."""
         if not isinstance(komi, (int, float)) or not math.isfinite(komi) or abs(komi) > 1000:
-            raise RulesError(f"komi must be a finite number of reasonable size, not {komi!r}")
+            raise RulesError(f"komi must be a finite number of reasonable size, not {_short_number(komi)}")
 
     @classmethod
     def winner(cls, black: float, white: float, last_mover: Optional[Color]) -> Optional[Color]:
