@@ -28,8 +28,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import sgf
 from gtp_engine.cli import build_game, parse_options
 from gtp_engine.coords import Color, format_vertex
@@ -183,20 +181,22 @@ def test_file_open_then_go_to_move_replays_the_file_through_the_ruler(tmp_path):
 
 
 # ----------------------------------------------------------------- komi (issue 10, item 1)
-@pytest.mark.parametrize("gogui_komi, agree", [("6.5", False), ("7.5", True)])
-def test_goncrete_player_and_ruler_agree_only_when_gogui_has_the_engines_komi(gogui_komi, agree):
+def test_goncrete_player_and_ruler_agree_only_when_gogui_has_the_engines_komi():
     """GoGui's komi (6.5 unless ``-komi``) reaches the player only; the ruler keeps Goncrete's
-    7.5. The end dialog (ruler) and Analyze -> Final score (player) then differ by a point."""
+    7.5. The end dialog (ruler) and Analyze -> Final score (player) then differ by a point;
+    with ``-komi 7.5`` GoGui sends 7.5 and they agree."""
     args = ["--variant", "goncrete", "--size", "5"]
     player, ruler = GtpProcess(args), GtpProcess(args)
-    player.ok(f"komi {gogui_komi}")
+    player.ok("komi 6.5")                                        # GoGui's default
     ruler.ok("clear_board")
     for command in ("play B C3", "play W PASS", "play B PASS"):
         player.ok(command)
         ruler.ok(command)
     ruler_result = ruler.ok("gogui-rules_final_result").split(":")[0]
     assert ruler_result == "B+17.5"                             # 25 points for Black, komi 7.5
-    assert (player.ok("final_score") == ruler_result) is agree
+    assert player.ok("final_score") == "B+18.5"
+    player.ok("komi 7.5")                                        # gogui ... -komi 7.5
+    assert player.ok("final_score") == ruler_result
     player.close()
     ruler.close()
 
