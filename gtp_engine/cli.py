@@ -67,7 +67,7 @@ def _search_param(text: str):
 def _share(text: str) -> float:
     value = _finite(text)
     if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must be a win rate between 0 and 1, not {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a win rate between 0 and 1, not {quote(text)}")
     return value
 
 
