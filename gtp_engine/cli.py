@@ -60,7 +60,7 @@ def _search_param(text: str):
     name, sep, value = text.partition("=")
     if not sep or name not in TUNABLES:
         raise argparse.ArgumentTypeError(
-            f"must be NAME=VALUE with NAME one of {', '.join(TUNABLES)}, not {text!r}")
+            f"must be NAME=VALUE with NAME one of {', '.join(TUNABLES)}, not {quote(text)}")
     return name, _finite(value)
 
 
