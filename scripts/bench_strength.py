@@ -25,10 +25,9 @@ if __package__ in (None, ""):  # run as a file: make the repository importable
     __package__ = "scripts"
 
 from gtp_engine.errors import EngineError  # noqa: E402
+from gtp_engine.match.referee import GameSettings, TimeControl  # noqa: E402
+from gtp_engine.match.runner import MatchConfig, MatchError, run_match  # noqa: E402
 from gtp_engine.rules import ALL_RULES, find_rules  # noqa: E402
-
-from scripts.match import MatchConfig, MatchError, run_match  # noqa: E402
-from scripts.referee import GameSettings, TimeControl  # noqa: E402
 
 GNUGO = "/usr/games/gnugo"
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from scripts.match import main
-from scripts.match_stats import elo_difference, format_summary, summarize, wilson_interval
+from gtp_engine.match.referee import Clock, TimeControl, nearest_komi
+from gtp_engine.match.runner import main
+from gtp_engine.match.stats import elo_difference, format_summary, summarize, wilson_interval
 from gtp_engine.rules import find_rules
-from scripts.referee import Clock, TimeControl, nearest_komi
 
 REPO = Path(__file__).resolve().parent.parent
 FAKE = REPO / "tests" / "fakes" / "fake_engine.py"
@@ -445,7 +445,7 @@ def test_resuming_with_other_settings_is_refused(tmp_path, capsys):
 
 def test_an_interrupted_match_resumes_where_it_stopped(tmp_path):
     out = tmp_path / "m"
-    command = [sys.executable, str(REPO / "scripts" / "match.py"),
+    command = [sys.executable, "-m", "gtp_engine.match",
                fake("--pace", "0.05"), fake("--seed", "3"),
                "--size", "5", "--games", "6", "--jobs", "1", "--out", str(out)]
     runner = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

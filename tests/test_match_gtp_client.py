@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from scripts.gtp_client import (EngineDied, EngineTimeout, GtpCommandError, GtpEngine, MalformedResponse,
-                                split_command)
+from gtp_engine.match.gtp_client import (EngineDied, EngineTimeout, GtpCommandError, GtpEngine,
+                                         MalformedResponse, split_command)
 
 SCRIPTED = Path(__file__).resolve().parent / "fakes" / "scripted_engine.py"
 

@@ -1,10 +1,10 @@
 """Figures of a match from its game records: wins, win rate with its interval, Elo, lengths, times.
 
-A game record is the dict ``scripts.match`` stores per game (``index``, ``black``, ``white``,
-``winner``, ``reason``, ``moves``, ``seconds``, ``genmoves``, ``engine_scores``...). A draw counts half a
-win for each side. The 95% interval of A's score is Wilson's; the Elo difference and its
-interval follow from the score and its bounds by the logistic model (infinite at 0% and 100%,
-written as None in JSON and ``inf`` in text).
+A game record is the dict ``gtp_engine.match.runner`` stores per game (``index``, ``black``,
+``white``, ``winner``, ``reason``, ``moves``, ``seconds``, ``genmoves``, ``engine_scores``...).
+A draw counts half a win for each side. The 95% interval of A's score is Wilson's; the Elo
+difference and its interval follow from the score and its bounds by the logistic model
+(infinite at 0% and 100%, written as None in JSON and ``inf`` in text).
 """
 
 import math

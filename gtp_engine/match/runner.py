@@ -1,12 +1,12 @@
 """Engine-against-engine matches, refereed by our rules core, in parallel, resumable.
 
-    python scripts/match.py "ENGINE A CMD" "ENGINE B CMD" --variant go --size 9 --games 20 --out DIR
+    vargo-match "ENGINE A CMD" "ENGINE B CMD" --variant go --size 9 --games 20 --out DIR
 
 Engines are GTP programs given as command lines (shell quoting, no shell). Games are numbered
 from 1 (files, progress); A takes Black in games 1, 3, 5... and White in the others. Games 1
 and 2, 3 and 4... are a pair with colours swapped that share a map (games with one) and an
 opening (``--opening-moves``), both from the match seed. How one game is set up, played and
-ended is ``scripts.referee``'s business.
+ended is ``gtp_engine.match.referee``'s business.
 
 Fixed playouts or other engine settings belong to the engine's command line (``python -m
 gtp_engine --playouts 200``); ``{seed}`` and ``{game}`` in a command are replaced by a per-game
@@ -38,19 +38,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, IO, List, Optional, Sequence, Tuple
 
-if __package__ in (None, ""):  # run as a file: make the repository importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    __package__ = "scripts"
+from sgf import game_to_sgf
 
-from gtp_engine.errors import EngineError  # noqa: E402
-from gtp_engine.rules import Rules, find_rules  # noqa: E402
-from sgf import game_to_sgf  # noqa: E402
-
-from scripts.gtp_client import (DEFAULT_COMMAND_TIMEOUT, EngineDied, GtpCommandError,  # noqa: E402
-                                GtpEngine, GtpFailure, split_command)
-from scripts.match_stats import format_summary, summarize  # noqa: E402
-from scripts.referee import (LABELS, GameOutcome, GameSettings, GameSpec,  # noqa: E402
-                             Referee, TimeControl, forfeit_before_start)
+from ..errors import EngineError
+from ..rules import Rules, find_rules
+from .gtp_client import (DEFAULT_COMMAND_TIMEOUT, EngineDied, GtpCommandError, GtpEngine, GtpFailure,
+                         split_command)
+from .referee import (LABELS, GameOutcome, GameSettings, GameSpec, Referee, TimeControl,
+                      forfeit_before_start)
+from .stats import format_summary, summarize
 
 RESULTS_FORMAT = "vargo-match 1"
 RESULTS_FILE = "results.json"

@@ -2,7 +2,7 @@
 
 ``GtpEngine`` starts a GTP engine from a shell-style command line, sends one command at a time
 and reads its response with a deadline. It knows the protocol, not the games: what a response
-means is the caller's business (the match referee in ``scripts.referee``).
+means is the caller's business (the match referee in ``gtp_engine.match.referee``).
 
 How an exchange can fail, as exceptions the referee turns into a lost game:
 
