@@ -317,4 +317,4 @@ def check_correction(game: Game, viewer: GoViewer, node, index: int) -> None:
     if wrong:
         where = " ".join(format_vertex(p) for p in sorted(wrong, key=lambda p: (-p[0], p[1])))
         raise SgfError(f"{node_label(index)}: view correction does not give the true board at {where} "
-                       "(an edited view export? convert it with 'sgftool record')")
+                       "(an edited view export? convert it with 'vargo-sgf record')")

@@ -31,7 +31,7 @@ from .viewer import GoViewer
 VIEW_PROPERTY = "VV"
 VIEW_NOTICE = ("View export: after moves whose true board differs from what Go's capture rule "
                "shows, a setup node (AB/AW/AE) corrects the board. Do not feed this file to "
-               "engines; 'python -m scripts.sgftool record' converts it back to a game record.")
+               "engines; 'vargo-sgf record' converts it back to a game record.")
 FORT_LABELS = {Color.BLACK: "FB", Color.WHITE: "FW"}
 
 

@@ -1,12 +1,13 @@
-"""``scripts/sgftool.py``: check, view and record, with clear errors and exit codes."""
+"""``vargo-sgf`` (``sgf.tool``): check, view and record, with clear errors and exit codes."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from scripts import sgftool
+from sgf import tool as sgftool
 from sgf import SgfRecord, game_from_sgf, game_to_sgf
 from test_sgf_roundtrip import random_game, state
 
@@ -53,8 +54,8 @@ def test_view_and_record_convert_both_ways(loose_file, tmp_path):
 
 
 @pytest.mark.parametrize("content,message", [
-    (b"(;SZ[9];B[ee];W[ee])", "sgftool: error: node 2 (move 2): illegal move W[ee]: occupied"),
-    (b"not sgf at all", "sgftool: error: cannot parse sgf: no sgf data found"),
+    (b"(;SZ[9];B[ee];W[ee])", "vargo-sgf: error: node 2 (move 2): illegal move W[ee]: occupied"),
+    (b"not sgf at all", "vargo-sgf: error: cannot parse sgf: no sgf data found"),
 ])
 def test_broken_file_exits_1_with_the_error(tmp_path, capsys, content, message):
     path = tmp_path / "broken.sgf"
@@ -67,9 +68,9 @@ def test_broken_file_exits_1_with_the_error(tmp_path, capsys, content, message):
 def test_missing_file_and_unwritable_output_are_clear_errors(loose_file, tmp_path, capsys):
     _, path = loose_file
     assert sgftool.main(["check", str(tmp_path / "nope.sgf")]) == 1
-    assert "sgftool: error: cannot read" in capsys.readouterr().err
+    assert "vargo-sgf: error: cannot read" in capsys.readouterr().err
     assert sgftool.main(["view", str(path), "-o", str(tmp_path / "no" / "dir.sgf")]) == 1
-    assert "sgftool: error: cannot write" in capsys.readouterr().err
+    assert "vargo-sgf: error: cannot write" in capsys.readouterr().err
 
 
 def test_bad_arguments_exit_2():
@@ -78,13 +79,17 @@ def test_bad_arguments_exit_2():
     assert exit_info.value.code == 2
 
 
-def test_runs_as_a_file_without_traceback(tmp_path):
+COMMAND_LINES = {"module": [sys.executable, "-m", "sgf.tool"]}
+
+
+@pytest.mark.parametrize("how", sorted(COMMAND_LINES))
+def test_runs_as_a_program_without_traceback(tmp_path, how):
     path = tmp_path / "broken.sgf"
     path.write_bytes(b"(;SZ[9];B[zz])")
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "sgftool.py"), "check", str(path)],
-                          capture_output=True, text=True, cwd=tmp_path)
+    done = subprocess.run([*COMMAND_LINES[how], "check", str(path)], capture_output=True, text=True,
+                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 1
-    assert done.stderr.strip() == "sgftool: error: node 1 (move 1): bad move B[zz]: point zz is off the 9x9 board"
+    assert done.stderr.strip() == "vargo-sgf: error: node 1 (move 1): bad move B[zz]: point zz is off the 9x9 board"
     assert "Traceback" not in done.stderr and done.stdout == ""
 
 
@@ -103,7 +108,7 @@ def test_check_warns_when_the_rules_are_a_guess_and_variant_chooses_them(tmp_pat
     path.write_bytes(gogui_style(game))
     sgftool.main(["check", str(path)])
     captured = capsys.readouterr()
-    assert captured.err == (f"sgftool: warning: {path}: the file names no rules (no VR or RU): "
+    assert captured.err == (f"vargo-sgf: warning: {path}: the file names no rules (no VR or RU): "
                             "read as go (choose with --variant)\n")
     assert sgftool.main(["check", "--variant", "loose", str(path)]) == 0
     captured = capsys.readouterr()
@@ -123,7 +128,7 @@ def test_record_with_variant_writes_the_rules_into_the_file(tmp_path, capsys):
 def test_variant_that_contradicts_vr_or_is_unknown_is_refused(loose_file, capsys):
     _, path = loose_file
     assert sgftool.main(["check", "--variant", "go", str(path)]) == 1
-    assert capsys.readouterr().err.strip() == "sgftool: error: node 0: VR[loose] says the game is loose, not go"
+    assert capsys.readouterr().err.strip() == "vargo-sgf: error: node 0: VR[loose] says the game is loose, not go"
     with pytest.raises(SystemExit) as exit_info:
         sgftool.main(["check", "--variant", "chess", str(path)])
     assert exit_info.value.code == 2
@@ -143,4 +148,4 @@ def test_check_of_a_file_with_an_impossible_ca_is_a_clear_error(tmp_path, capsys
     path = tmp_path / "rot13.sgf"
     path.write_bytes(b"(;GM[1]FF[4]CA[rot13]RU[Japanese]SZ[9];B[aa])")
     assert sgftool.main(["check", str(path)]) == 1
-    assert capsys.readouterr().err.strip() == "sgftool: error: node 0: bad CA[rot13]: not a character set"
+    assert capsys.readouterr().err.strip() == "vargo-sgf: error: node 0: bad CA[rot13]: not a character set"

@@ -1,8 +1,8 @@
 """Check SGF files of the five games and convert them between the record and the view form.
 
-    python scripts/sgftool.py check FILE            replay, print the game, score and result
-    python scripts/sgftool.py view FILE -o OUT      record form -> view form (for Go viewers)
-    python scripts/sgftool.py record FILE -o OUT    view form -> record form (for engines)
+    vargo-sgf check FILE            replay, print the game, score and result
+    vargo-sgf view FILE -o OUT      record form -> view form (for Go viewers)
+    vargo-sgf record FILE -o OUT    view form -> record form (for engines)
 
 ``--variant NAME`` gives the rules of a file that does not name them (no ``VR``, as GoGui
 writes); without it such a file is read as Go, with a warning on stderr.
@@ -17,14 +17,15 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-if __package__ in (None, ""):  # run as a file: make the repository importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    __package__ = "scripts"
+from gtp_engine.board import EMPTY
+from gtp_engine.coords import COLUMNS
+from gtp_engine.rules import RULES_BY_NAME
 
-from gtp_engine.board import EMPTY  # noqa: E402
-from gtp_engine.coords import COLUMNS  # noqa: E402
-from gtp_engine.rules import RULES_BY_NAME  # noqa: E402
-from sgf import SgfError, SgfRecord, read_file  # noqa: E402
+from . import read_file
+from .errors import SgfError
+from .record import SgfRecord
+
+PROG = "vargo-sgf"
 
 STONE_CHARS = {1: "X", 2: "O"}
 
@@ -67,7 +68,7 @@ def read(path: str, variant: Optional[str] = None) -> SgfRecord:
     guess (GoGui and gogui-twogtp write no VR: a Loose game would be replayed as Go)."""
     record = SgfRecord.from_bytes(read_file(path), variant=variant)
     if record.rules_guess:
-        print(f"sgftool: warning: {path}: {record.rules_guess} (choose with --variant)", file=sys.stderr)
+        print(f"{PROG}: warning: {path}: {record.rules_guess} (choose with --variant)", file=sys.stderr)
     return record
 
 
@@ -92,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="sgftool", description=__doc__.split("\n\n")[0])
+    top = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
     commands = top.add_subparsers(dest="command", required=True)
     check = commands.add_parser("check", help="replay a file, print the game, the score and the result")
     check.add_argument("file")
@@ -112,7 +113,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         return run(args)
     except SgfError as err:
-        print(f"sgftool: error: {err}", file=sys.stderr)
+        print(f"{PROG}: error: {err}", file=sys.stderr)
         return 1
     except BrokenPipeError:  # the reader went away (| head): nothing left to say
         sys.stdout = None  # so that the interpreter's final flush does not complain again
