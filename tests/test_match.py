@@ -434,6 +434,21 @@ def test_a_game_missing_from_the_results_is_played_again(tmp_path, capsys):
     assert "game 2:" in stderr and "game 1:" not in stderr and "game 3:" not in stderr
 
 
+@pytest.mark.parametrize("program", [["-m", "gtp_engine.match"], [str(REPO / "scripts" / "match.py")]],
+                         ids=["module", "wrapper"])
+def test_the_command_lines_play_a_match(tmp_path, program):
+    """``python -m gtp_engine.match`` (``vargo-match``) and the thin ``scripts/match.py`` wrapper."""
+    out = tmp_path / "m"
+    done = subprocess.run([sys.executable, *program, fake(), fake("--seed", "3"), "--size", "5",
+                           "--games", "2", "--out", str(out)], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads((out / "results.json").read_text())["games_played"] == 2
+    assert "Elo A-B" in done.stdout
+    refused = subprocess.run([sys.executable, *program, fake(), fake(), "--variant", "loose", "--size", "10",
+                              "--out", str(out)], capture_output=True, text=True, cwd=tmp_path)
+    assert refused.returncode == 2 and refused.stderr.startswith("vargo-match: ")
+
+
 def test_resuming_with_other_settings_is_refused(tmp_path, capsys):
     out = tmp_path / "m"
     run_match(capsys, out, fake(), fake(), "--size", "5", "--games", "1")

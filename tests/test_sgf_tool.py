@@ -79,7 +79,8 @@ def test_bad_arguments_exit_2():
     assert exit_info.value.code == 2
 
 
-COMMAND_LINES = {"module": [sys.executable, "-m", "sgf.tool"]}
+COMMAND_LINES = {"module": [sys.executable, "-m", "sgf.tool"],
+                 "wrapper": [sys.executable, str(ROOT / "scripts" / "sgftool.py")]}
 
 
 @pytest.mark.parametrize("how", sorted(COMMAND_LINES))
