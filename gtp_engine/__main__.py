@@ -2,7 +2,12 @@
 
 import sys
 
-from .cli import main
+from .import_path import forget_working_directory
+
+if __name__ == "__main__":  # a folder of game records named sgf/ must not hide our sgf package
+    forget_working_directory()
+
+from .cli import main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())
