@@ -102,13 +102,15 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=NAME, description="A GTP engine for Go, Loose, Goncrete, Disto and Terrain Go. "
-        "Speaks GTP on stdin/stdout; logs go to stderr.")
+        "Speaks GTP on stdin/stdout; logs go to stderr.",
+        epilog="The rules of each game as this engine plays them, with every ruling cited here "
+        "(C6, C7, ...): docs/RULES.md in the source distribution.")
     parser.add_argument("--variant", metavar="NAME",
                         help="rules: go, loose, goncrete, disto or terrain (default go, or the "
                         "rules of --setup)")
     parser.add_argument("--size", type=_size, metavar="N", help="board size (default 19)")
     parser.add_argument("--komi", type=_finite, metavar="K",
-                        help="komi (default: the game's, RULES C7; must fit RULES C6)")
+                        help="komi (default: the game's, RULES.md C7; must fit C6)")
     parser.add_argument("--playouts", type=_positive_int, metavar="N",
                         help="simulations per move, fixed (default: 5000 when --time is not "
                         "given either)")
