@@ -70,21 +70,25 @@ def _warm_in_background():
 
 
 def _fill_cache_in_subprocess():
-    """Compile in a child process, so the compile never holds this process's GIL. The child
-    gets a pipe as stdin that only we hold: if we die while it waits for another compile, it
-    sees end of file and leaves (engines started and stopped by a test run leave no orphans)."""
+    fill_cache_in_subprocess("gtp_engine.board.warmup")
+
+
+def fill_cache_in_subprocess(module: str):
+    """Compile in a child process (``python -m module``), so the compile never holds this
+    process's GIL. The child gets a pipe as stdin that only we hold: if we die while it waits
+    for another compile, it sees end of file and leaves (engines started and stopped by a test
+    run leave no orphans). The search's warm-up uses it too."""
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
-    child = subprocess.Popen([sys.executable, "-m", "gtp_engine.board.warmup", "--quiet",
-                              "--exit-with-parent"],
+    child = subprocess.Popen([sys.executable, "-m", module, "--quiet", "--exit-with-parent"],
                              stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE, env=env)
     errors = child.stderr.read()
     child.wait()
     child.stdin.close()
     if child.returncode != 0:
-        _log.warning("kernel warm-up subprocess failed (%s); compiling in-process",
+        _log.warning("%s subprocess failed (%s); compiling in-process", module,
                      errors.decode(errors="replace").strip()[-500:])
 
 

@@ -17,7 +17,6 @@ import importlib
 import importlib.util
 import logging
 import os
-import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -93,29 +92,11 @@ def _warm_in_background():
     try:
         board_backend.start_warmup().join()
         if not board_warmup.cache_is_warm(stamp()):
-            _compile_in_subprocess()
+            board_backend.fill_cache_in_subprocess("gtp_engine.search.warmup")
         compile_now()
         _log.info("compiled search kernels in use")
     except Exception:  # the mirror keeps working; say why the fast path is missing
         _log.exception("could not compile the search kernels; staying with pure Python")
-
-
-def _compile_in_subprocess():
-    """As the board does: compile in a child, so the compile never holds our GIL; the child
-    leaves if we die while it waits for another engine's compile."""
-    env = dict(os.environ)
-    root = str(Path(__file__).resolve().parents[2])
-    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
-    child = subprocess.Popen([sys.executable, "-m", "gtp_engine.search.warmup", "--quiet",
-                              "--exit-with-parent"],
-                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE, env=env)
-    errors = child.stderr.read()
-    child.wait()
-    child.stdin.close()
-    if child.returncode != 0:
-        _log.warning("search warm-up subprocess failed (%s); compiling in-process",
-                     errors.decode(errors="replace").strip()[-500:])
 
 
 def start_warmup() -> threading.Thread:
