@@ -88,6 +88,11 @@ def main(argv=None) -> int:
         kernels.warm_all()
     if not args.quiet:
         print(f"board kernels ready in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    if args.exit_with_parent:
+        # the thread watching stdin would block the interpreter's shutdown on stdin's lock
+        # (a fatal error, so the parent would think the compile failed): leave at once
+        sys.stderr.flush()
+        os._exit(0)
     return 0
 
 

@@ -3,6 +3,7 @@ cache, so that engines start with the fast search at once. Run it at install or 
 engine also runs it in the background at start (``search.start_warmup``)."""
 
 import argparse
+import os
 import sys
 import threading
 import time
@@ -27,6 +28,11 @@ def main(argv=None) -> int:
     if not args.quiet:
         print(f"board and search kernels ready in {time.perf_counter() - start:.1f} s",
               file=sys.stderr)
+    if args.exit_with_parent:
+        # the thread watching stdin would block the interpreter's shutdown on stdin's lock
+        # (a fatal error, so the parent would think the compile failed): leave at once
+        sys.stderr.flush()
+        os._exit(0)
     return 0
 
 
