@@ -81,7 +81,9 @@ class MoveInfo:
 @dataclass
 class Analysis:
     """What a search found, for ``color`` to move. ``moves`` by visits (most first);
-    ``ownership`` per point ``row*size + col``, +1 Black always owns it, -1 White."""
+    ``ownership`` per point ``row*size + col``, +1 Black always owns it, -1 White;
+    ``ownership_stdev`` beside it, the standard deviation of the owner over the playouts
+    (0 when every playout agrees, 1 when they split evenly between Black and White)."""
 
     color: Color
     size: int
@@ -93,6 +95,7 @@ class Analysis:
     threads: int = 1
     nodes: int = 0
     cpu_seconds: float = 0.0       #: processor time of the simulations (all threads)
+    ownership_stdev: List[float] = field(default_factory=list)
 
     @property
     def visits(self) -> int:
@@ -371,11 +374,14 @@ class SearchPlayer:
         for space in self._spaces:
             own += space.own
         n = max(simulations, 1)
-        ownership = [float(own[(r + 1) * w + c + 1] - own[w * w + (r + 1) * w + c + 1]) / n
-                     for r in range(size) for c in range(size)]
-        return Analysis(color, size, moves, simulations, seconds, ownership,
+        cells = [(r + 1) * w + c + 1 for r in range(size) for c in range(size)]
+        black, white = own[cells], own[[w * w + cell for cell in cells]]
+        ownership = (black - white) / n
+        # each playout gives +1, 0 or -1: the variance is E[o^2] - E[o]^2
+        stdev = np.sqrt(np.maximum((black + white) / n - ownership * ownership, 0.0))
+        return Analysis(color, size, moves, simulations, seconds, ownership.tolist(),
                         _backend.compiled(), len(self._trees),
-                        sum(tree.used for tree in self._trees))
+                        sum(tree.used for tree in self._trees), ownership_stdev=stdev.tolist())
 
     # ----------------------------------------------------------------- the move to play
     def decide(self, game, color: Color, analysis: Analysis, cleanup: bool = False):
