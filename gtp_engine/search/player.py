@@ -508,16 +508,19 @@ class SearchPlayer:
         return None
 
     def genmove(self, game, color: Color, seconds: Optional[float] = None,
-                cleanup: bool = False):
+                cleanup: bool = False, progress: Optional[Callable[["Analysis"], None]] = None,
+                progress_interval: float = 1.0):
         """Search and decide: ``(move, analysis)``, the move a point, None (pass, legal for
         ``color``) or ``"resign"``; analysis None when nothing was searched. A game ended by
         annihilation is passed out without a search. When ``color`` has
-        neither a legal placement nor a legal pass: RulesError (it passed last, nothing is left)."""
+        neither a legal placement nor a legal pass: RulesError (it passed last, nothing is left).
+        ``progress`` and ``progress_interval`` as in ``search`` (live views while it thinks)."""
         color = Color(color)
         if game.end_reason == "annihilation":
             return None, None
         analysis = self.search(game, color, seconds=seconds,
-                               playouts=self.settings.playouts if seconds is not None else None)
+                               playouts=self.settings.playouts if seconds is not None else None,
+                               progress=progress, progress_interval=progress_interval)
         move = self.decide(game, color, analysis, cleanup)
         if move not in (None, "resign") and game.illegal_reason(color, move) is not None:
             # a move the tree never entered can still break superko: take the next legal one
