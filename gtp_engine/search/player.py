@@ -376,9 +376,11 @@ class SearchPlayer:
         n = max(simulations, 1)
         cells = [(r + 1) * w + c + 1 for r in range(size) for c in range(size)]
         black, white = own[cells], own[[w * w + cell for cell in cells]]
-        ownership = (black - white) / n
+        # a report during the search reads counts the kernels are still adding to, a chunk
+        # ahead of ``simulations``: keep it within the bounds a finished search has
+        ownership = np.clip((black - white) / n, -1.0, 1.0)
         # each playout gives +1, 0 or -1: the variance is E[o^2] - E[o]^2
-        stdev = np.sqrt(np.maximum((black + white) / n - ownership * ownership, 0.0))
+        stdev = np.sqrt(np.clip((black + white) / n - ownership * ownership, 0.0, 1.0))
         return Analysis(color, size, moves, simulations, seconds, ownership.tolist(),
                         _backend.compiled(), len(self._trees),
                         sum(tree.used for tree in self._trees), ownership_stdev=stdev.tolist())
