@@ -116,6 +116,12 @@ def _gfx(game, with_liberties: bool) -> str:
 
 # ----------------------------------------------------------------- analyze commands
 ANALYZE_COMMANDS = (
+    "gfx/Ownership (search)/vargo-ownership %m",
+    "gfx/Best moves: win rates/vargo-best_moves %m winrate",
+    "gfx/Best moves: visits/vargo-best_moves %m visits",
+    "gfx/Best moves: score lead/vargo-best_moves %m lead",
+    "gfx/Principal variation/vargo-pv %m",
+    "param/Search parameters/vargo-param",
     "gfx/Terrain and marks/gogui-rules_board_gfx",
     "gfx/False liberties (Loose)/vargo-false_liberties",
     "gfx/Meals and gluttons (Disto)/vargo-meals",
@@ -128,7 +134,9 @@ ANALYZE_COMMANDS = (
 
 @TABLE.query("gogui-analyze_commands")
 def analyze_commands(engine, args):
+    """Only GoGui asks this: it turns the live view on (unless a setting says otherwise)."""
     expect(args, 0, usage="gogui-analyze_commands")
+    engine.gogui_attached = True
     return "\n".join(ANALYZE_COMMANDS)
 
 
