@@ -129,10 +129,14 @@ def _gfx(*lines: str) -> str:
 
 # ----------------------------------------------------------------- the live view
 def live_view(game) -> Callable:
-    """A search progress callback drawing the search's current view on stderr: ownership,
-    the principal variation, and the state of the search in the status bar."""
+    """A search progress callback drawing the search's current view on stderr: the game's
+    own marks (terrain, forts, meals: GoGui clears them before a live view), ownership, the
+    principal variation, and the state of the search in the status bar."""
+    from .gogui import board_marks
+    marks = board_marks(game)
+
     def draw(analysis):
-        text = _gfx(influence_line(analysis), variation_line(analysis),
+        text = _gfx(marks, influence_line(analysis), variation_line(analysis),
                     f"TEXT thinking: {result_text(analysis)}")
         sys.stderr.write(f"gogui-gfx:\n{text}\n\n")
         sys.stderr.flush()
