@@ -145,3 +145,24 @@ def test_a_streamed_answer_that_fails_half_way_still_ends_its_response(capsys):
     engine, out = run(b"broken\nname\n")
     assert out == "=\nhalf\n\n= name\n\n"
     assert "boom" in capsys.readouterr().err
+
+
+def test_a_busy_background_job_does_not_hold_up_the_next_command():
+    """Work that does not look at its stop event (a search loading the compiled kernels) is
+    left to end by itself: stop() returns, the stream is finished, later lines are dropped."""
+    import threading
+    from gtp_engine.gtp.background import BackgroundJob
+    from gtp_engine.gtp.protocol import ResponseStream
+    out = io.BytesIO()
+    stream = ResponseStream(out, threading.Lock(), "4")
+    release = threading.Event()
+
+    def work(stop):
+        release.wait()                     # busy elsewhere, deaf to stop
+        stream.line("info late")
+    job = BackgroundJob("busy", work, finish=stream.close).start()
+    job.stop(wait=0.01)
+    assert out.getvalue() == b"=4\n\n" and job.running
+    release.set()
+    job._thread.join()
+    assert out.getvalue() == b"=4\n\n"
