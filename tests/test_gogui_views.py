@@ -10,7 +10,7 @@ import pytest
 
 from gogui_gfx import check_analyze_commands, check_gfx, check_param, live_gfx_blocks
 from gtp_engine.coords import Color, format_vertex
-from gtp_engine.gtp import GtpError
+from gtp_engine.gtp import GtpError, gogui_views
 from gtp_session import ServedEngine
 from test_gtp_analysis import GAMES, make_engine, opening, state
 
@@ -83,7 +83,7 @@ def test_param_dialog_reads_and_sets_the_search_settings():
 
 
 @pytest.mark.parametrize("line, message", [
-    ("vargo-param playouts many", "playouts must be an integer, not 'many'"),
+    ("vargo-param playouts many", "playouts must be an integer (digits 0-9), not 'many'"),
     ("vargo-param threads 0", "threads must be from 1 to 256, not '0'"),
     ("vargo-param resign 1.5", "resign must be a win rate below 1 (0: never), not '1.5'"),
     ("vargo-param ponder maybe", "ponder must be 0 or 1, not 'maybe'"),
@@ -108,7 +108,8 @@ def test_analyze_commands_list_the_search_views_and_the_rulers():
     assert ("param", "Search parameters", "vargo-param") in entries
 
 
-def test_live_view_while_genmove_thinks_only_for_gogui(capsys):
+def test_live_view_while_genmove_thinks_only_for_gogui(capsys, monkeypatch):
+    monkeypatch.setattr(gogui_views, "LIVE_INTERVAL", 0.0)   # a view at every look, however fast
     engine = make_engine("loose", "--playouts", "3000", "--size", "9", "--quiet")
     run(engine, "genmove b")
     assert "gogui-gfx" not in capsys.readouterr().err   # not for Sabaki and other controllers

@@ -135,9 +135,9 @@ def test_arguments_as_katago_reads_them(args, kata, expected):
     (["B", "10", "ownership"], True, "'ownership' needs a value"),
     (["B", "10", "ownership", "maybe"], True, "ownership must be true or false, not 'maybe'"),
     (["B", "-5"], False, "interval must be at least 0, not '-5'"),
-    (["B", "nan"], False, "interval must be a finite number, not 'nan'"),
+    (["B", "nan"], False, "interval must be a decimal number such as 6.5 (digits 0-9), not 'nan'"),
     (["B", "10", "colour", "b"], False, "unknown analysis option: 'colour'"),
-    (["B", "10", "maxmoves", "x"], False, "maxmoves must be an integer, not 'x'"),
+    (["B", "10", "maxmoves", "x"], False, "maxmoves must be an integer (digits 0-9), not 'x'"),
 ])
 def test_bad_arguments_are_refused_with_the_reason(args, kata, message):
     with pytest.raises(GtpError) as err:
