@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import List, Optional
 
 from ..coords import Color, format_vertex
-from ..errors import EngineError
+from ..errors import EngineError, quote
 from .args import parse_float, parse_int
 from .core import check_can_generate, generate
 from .errors import GtpError
@@ -83,14 +83,14 @@ def parse_request(args: List[str], to_move: Color, kata: bool) -> AnalyzeRequest
     while rest:
         key = rest.pop(0)
         if key in _UNSUPPORTED:
-            raise GtpError(f"analysis option {key!r} is not supported")
+            raise GtpError(f"analysis option {quote(key)} is not supported")
         if key in _KATA_KEYS and not kata:
-            raise GtpError(f"analysis option {key!r} is only for kata-analyze")
+            raise GtpError(f"analysis option {quote(key)} is only for kata-analyze")
         if key not in ("interval", "minmoves", "maxmoves") + _KATA_KEYS:
-            raise GtpError(f"unknown analysis option: {key!r} (interval, minmoves, maxmoves"
+            raise GtpError(f"unknown analysis option: {quote(key)} (interval, minmoves, maxmoves"
                            + (", ownership, ownershipStdev, rootInfo)" if kata else ")"))
         if not rest:
-            raise GtpError(f"analysis option {key!r} needs a value")
+            raise GtpError(f"analysis option {quote(key)} needs a value")
         value = rest.pop(0)
         if key == "interval":
             values["interval"] = _interval(value)
@@ -100,7 +100,7 @@ def parse_request(args: List[str], to_move: Color, kata: bool) -> AnalyzeRequest
             values["max_moves"] = parse_int(value, "maxmoves", 0, 10 ** 9)
         else:
             if value.lower() not in _BOOLEANS:
-                raise GtpError(f"{key} must be true or false, not {value!r}")
+                raise GtpError(f"{key} must be true or false, not {quote(value)}")
             field = {"ownership": "ownership", "ownershipStdev": "ownership_stdev",
                      "rootInfo": "root_info"}[key]
             values[field] = _BOOLEANS[value.lower()]
@@ -118,7 +118,8 @@ def _is_number(text: str) -> bool:
 def _interval(text: str) -> Optional[float]:
     centiseconds = parse_float(text, "interval", 0)
     if centiseconds > MAX_INTERVAL_CS:
-        raise GtpError(f"interval must be at most {MAX_INTERVAL_CS} centiseconds, not {text!r}")
+        raise GtpError(f"interval must be at most {MAX_INTERVAL_CS} centiseconds, "
+                       f"not {quote(text)}")
     return max(centiseconds / 100, MIN_INTERVAL)
 
 

@@ -27,6 +27,7 @@ from dataclasses import replace
 from typing import Callable, List
 
 from ..coords import Color, format_vertex
+from ..errors import quote
 from .args import expect, parse_color, parse_float, parse_int
 from .errors import GtpError
 from .table import CommandTable
@@ -186,7 +187,7 @@ def best_moves(engine, args):
     if rest and rest[-1].lower() in LABEL_KINDS:
         kind = rest.pop().lower()
     if len(rest) > 1:
-        raise GtpError(f"unknown label kind: {rest[-1]!r} (winrate, visits or lead)")
+        raise GtpError(f"unknown label kind: {quote(rest[-1])} (winrate, visits or lead)")
     analysis = view_analysis(engine, _color_arg(engine, rest))
     return _gfx(label_line(analysis, kind), best_moves_text(analysis))
 
@@ -222,7 +223,7 @@ def _bool(text: str, key: str) -> bool:
         return True
     if text.lower() in ("0", "false", "off"):
         return False
-    raise GtpError(f"{key} must be 0 or 1, not {text!r}")
+    raise GtpError(f"{key} must be 0 or 1, not {quote(text)}")
 
 
 @TABLE.command("vargo-param")
@@ -247,12 +248,12 @@ def param(engine, args):
     elif key == "resign":
         rate = parse_float(value, "resign", 0)
         if rate >= 1:
-            raise GtpError(f"resign must be a win rate below 1 (0: never), not {value!r}")
+            raise GtpError(f"resign must be a win rate below 1 (0: never), not {quote(value)}")
         engine.settings = replace(s, resign=rate or None)
     elif key == "ponder":
         engine.settings = replace(s, ponder=_bool(value, key))
     elif key == "live_view":
         engine.settings = replace(s, live_gfx=_bool(value, key))
     else:
-        raise GtpError(f"unknown parameter: {args[0]!r} ({', '.join(PARAMS)})")
+        raise GtpError(f"unknown parameter: {quote(args[0])} ({', '.join(PARAMS)})")
     return ""
