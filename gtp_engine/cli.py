@@ -131,6 +131,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="set a tunable of the search (gtp_engine/search/params.py, lower "
                         "case, e.g. rave_equiv=1000, heavy=0, expand_visits=1e9 for flat Monte "
                         "Carlo); for tuning and baselines")
+    parser.add_argument("--ponder", action="store_true",
+                        help="keep searching on the opponent's time after genmove, and reuse "
+                        "that search when the opponent's move arrives (off by default; any "
+                        "command stops it at once)")
     parser.add_argument("--quiet", action="store_true",
                         help="no search summary on stderr after each genmove")
     parser.add_argument("--log-level", default="warning",
@@ -168,13 +172,15 @@ class Options:
     max_memory: int = 1024
     quiet: bool = False
     search_params: tuple = ()
+    ponder: bool = False
 
     def engine_settings(self):
         from .gtp.engine import EngineSettings
         return EngineSettings(seed=self.seed, playouts=self.playouts, move_time=self.time,
                               threads=self.threads, resign=self.resign,
                               forts_auto=self.forts == "auto", max_memory_mb=self.max_memory,
-                              summary=not self.quiet, search_params=self.search_params)
+                              summary=not self.quiet, search_params=self.search_params,
+                              ponder=self.ponder)
 
 
 def parse_options(argv: Optional[Sequence[str]] = None) -> Options:
@@ -190,7 +196,7 @@ def parse_options(argv: Optional[Sequence[str]] = None) -> Options:
             parser.error(f"argument --setup: {err}")
     return Options(ns.variant, ns.size, ns.komi, ns.playouts, ns.time, ns.seed, ns.threads,
                    ns.resign, ns.log_level, ns.terrain_seed, ns.forts, ns.setup, setup_data,
-                   ns.max_memory, ns.quiet, tuple(ns.search_param))
+                   ns.max_memory, ns.quiet, tuple(ns.search_param), ns.ponder)
 
 
 def build_game(options: Options):

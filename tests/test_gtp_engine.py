@@ -52,7 +52,8 @@ def test_every_interface_command_is_there():
         terrain_generate terrain_load terrain_show fort genfort forts last_move_info
         gogui-rules_game_id gogui-rules_board gogui-rules_board_size gogui-rules_legal_moves
         gogui-rules_side_to_move gogui-rules_final_result gogui-rules_captured_count
-        gogui-rules_board_gfx gogui-analyze_commands""".split()
+        gogui-rules_board_gfx gogui-analyze_commands lz-analyze kata-analyze lz-genmove_analyze
+        kata-genmove_analyze""".split()
     assert set(standard) <= set(make_engine().handlers)
 
 
@@ -60,7 +61,7 @@ def test_analyze_commands_name_known_commands():
     engine = make_engine()
     for entry in gtp(engine, "gogui-analyze_commands").split("\n"):
         kind, label, command = entry.split("/")
-        assert kind in ("gfx", "string") and label
+        assert kind in ("gfx", "string", "param") and label
         assert gtp(engine, f"known_command {command.split()[0]}") == "true"
 
 

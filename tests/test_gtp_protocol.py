@@ -6,6 +6,7 @@ import io
 import pytest
 
 from gtp_engine.gtp import Command, GtpError, GtpFatalError, GtpQuit, format_response, parse_line, serve
+from gtp_engine.gtp.protocol import StreamedAnswer
 
 
 @pytest.mark.parametrize("line, expected", [
@@ -43,13 +44,40 @@ def test_format_response(args, expected):
 
 
 class ScriptedEngine:
-    """An engine stand-in: answers from a table, records what it ran."""
+    """An engine stand-in: answers from a table, records what it ran and each interrupt.
+
+    ``stream N``: a streamed answer that writes N lines and closes (as genmove_analyze does);
+    ``background``: a streamed answer left open until the next interrupt, which closes it
+    after one line (as lz-analyze does)."""
 
     def __init__(self):
         self.ran = []
+        self.open_stream = None
+
+    def interrupt(self):
+        self.ran.append(("interrupt", []))
+        if self.open_stream is not None:
+            self.open_stream.line("info from the background")
+            self.open_stream.close()
+            self.open_stream = None
 
     def execute(self, name, args):
         self.ran.append((name, args))
+        if name == "stream":
+            def start(stream):
+                for i in range(int(args[0])):
+                    stream.line(f"line {i}")
+                stream.close("play D4")
+            return True, StreamedAnswer(start)
+        if name == "background":
+            def start_background(stream):
+                self.open_stream = stream
+            return True, StreamedAnswer(start_background)
+        if name == "broken":
+            def explode(stream):
+                stream.line("half")
+                raise RuntimeError("boom")
+            return True, StreamedAnswer(explode)
         if name == "quit":
             raise GtpQuit()
         if name == "die":
@@ -73,7 +101,7 @@ def test_responses_in_order_with_ids_and_one_empty_line_each():
 def test_quit_is_answered_and_ends_the_session():
     engine, out = run(b"a\n9 quit\nb\n")
     assert out == "= a\n\n=9\n\n"
-    assert [name for name, _ in engine.ran] == ["a", "quit"]
+    assert [name for name, _ in engine.ran if name != "interrupt"] == ["a", "quit"]
 
 
 def test_fatal_error_is_answered_and_ends_the_session():
@@ -88,10 +116,53 @@ def test_end_of_input_without_final_newline():
 
 def test_binary_junk_goes_through_unharmed():
     engine, out = run(b"\xff\xfe junk \xc3\n")
-    name, args = engine.ran[0]
+    name, args = engine.ran[1]   # after the interrupt
     assert name.encode("utf-8", "surrogateescape") == b"\xff\xfe"
     assert out.encode("utf-8", "surrogateescape") == b"= \xff\xfe junk \xc3\n\n"
 
 
 def test_gtp_error_is_the_handler_contract():
     assert issubclass(GtpFatalError, GtpError)
+
+
+def test_a_streamed_answer_is_written_as_it_comes_then_closed():
+    engine, out = run(b"7 stream 2\nname\n")
+    assert out == "=7\nline 0\nline 1\nplay D4\n\n= name\n\n"
+
+
+def test_every_input_line_interrupts_background_work_before_it_is_read():
+    """Even an empty line or a comment stops an analysis stream (as KataGo does); the stream
+    ends before the next answer, and end of input stops it too."""
+    engine, out = run(b"3 background\n\n4 background\n# c\nname\n5 background\n")
+    assert out == ("=3\ninfo from the background\n\n=4\ninfo from the background\n\n= name\n\n"
+                   "=5\ninfo from the background\n\n")
+    assert [name for name, _ in engine.ran] == [
+        "interrupt", "background", "interrupt", "interrupt", "background", "interrupt",
+        "interrupt", "name", "interrupt", "background", "interrupt"]
+
+
+def test_a_streamed_answer_that_fails_half_way_still_ends_its_response(capsys):
+    engine, out = run(b"broken\nname\n")
+    assert out == "=\nhalf\n\n= name\n\n"
+    assert "boom" in capsys.readouterr().err
+
+
+def test_a_busy_background_job_does_not_hold_up_the_next_command():
+    """Work that does not look at its stop event (a search loading the compiled kernels) is
+    left to end by itself: stop() returns, the stream is finished, later lines are dropped."""
+    import threading
+    from gtp_engine.gtp.background import BackgroundJob
+    from gtp_engine.gtp.protocol import ResponseStream
+    out = io.BytesIO()
+    stream = ResponseStream(out, threading.Lock(), "4")
+    release = threading.Event()
+
+    def work(stop):
+        release.wait()                     # busy elsewhere, deaf to stop
+        stream.line("info late")
+    job = BackgroundJob("busy", work, finish=stream.close).start()
+    job.stop(wait=0.01)
+    assert out.getvalue() == b"=4\n\n" and job.running
+    release.set()
+    job._thread.join()
+    assert out.getvalue() == b"=4\n\n"

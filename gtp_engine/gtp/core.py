@@ -177,15 +177,49 @@ def undo(engine, args):
 
 
 def _generate(engine, args, commit: bool, cleanup: bool = False) -> str:
-    """The search player's move for the colour asked, played on our board when ``commit``
-    (genmove always plays what it answers), only named otherwise (reg_genmove)."""
     expect(args, 1, usage="COLOR")
     color = parse_color(args[0])
+    check_can_generate(engine, color)
+    return generate(engine, color, commit, cleanup)
+
+
+def check_can_generate(engine, color) -> None:
+    """Refuse before any search when ``color`` cannot move: forts pending, or it moved last
+    (so may not pass) and has no legal placement."""
     game = engine.game
     if game.fort_turn is not None:
         raise GtpError(f"forts are not all placed: {game.fort_turn.word} places the next one "
                        "(use fort or genfort)")
-    move, analysis = engine.player.genmove(game, color, engine.move_budget(color), cleanup)
+    if game.end_reason != "annihilation" and game.illegal_reason(color, None) is not None \
+            and not game.legal_moves(color):
+        raise GtpError(f"{color.word} made the last move, so it may not pass, and it has no "
+                       "legal placement")
+
+
+def generate(engine, color, commit: bool, cleanup: bool = False, progress=None,
+             progress_interval: float = 1.0) -> str:
+    """The search player's move for ``color`` (a vertex, ``pass`` or ``resign``), played on
+    our board when ``commit`` (genmove always plays what it answers), only named otherwise
+    (reg_genmove). ``progress(analysis)`` is called while it searches (genmove_analyze); GoGui's
+    live view is drawn on stderr when it is on. With ``--ponder`` a committed move is followed
+    by pondering."""
+    from .gogui_views import LIVE_INTERVAL, clear_live_view, live_view
+    engine.interrupt()   # the player searches one thing at a time
+    game = engine.game
+    reports = [progress] if progress is not None else []
+    if engine.live_gfx:
+        reports.append(live_view(game))
+        if progress is None:
+            progress_interval = LIVE_INTERVAL
+
+    def report(analysis):
+        for callback in reports:
+            callback(analysis)
+    move, analysis = engine.player.genmove(game, color, engine.move_budget(color), cleanup,
+                                           progress=report if reports else None,
+                                           progress_interval=progress_interval)
+    if engine.live_gfx:
+        clear_live_view()
     if analysis is not None and engine.settings.summary:
         log_summary(engine.player.summary(analysis))
     if move == "resign":
@@ -193,6 +227,7 @@ def _generate(engine, args, commit: bool, cleanup: bool = False) -> str:
     if commit:
         game.play(color, move)
         engine.last_analysis = analysis
+        engine.start_pondering()
     return format_vertex(move)
 
 

@@ -11,8 +11,14 @@ stream server with the error contract:
 - any other exception answers ``? internal error: ...`` and prints the traceback on stderr;
 - after any failure the session is exactly as before the command: state-changing handlers run
   on a snapshot that is restored when they raise.
+
+Between commands the session may keep working in the background (``background``): an analysis
+stream, or pondering with ``--ponder``. ``interrupt()`` stops that work and waits for it; the
+server calls it on every input line, and ``run_command`` before every command, so a command
+never races a search and always finds the game as the last command left it.
 """
 
+import math
 import random
 import sys
 import traceback
@@ -45,6 +51,10 @@ class EngineSettings:
     max_memory_mb: int = 1024
     summary: bool = True                #: a search summary on stderr after each genmove
     search_params: tuple = ()           #: (name, value) tunables of search.params
+    ponder: bool = False                #: search on the opponent's time after genmove
+    #: GoGui's live view on stderr while genmove and the search views think; None: on once the
+    #: controller has asked ``gogui-analyze_commands`` (only GoGui does)
+    live_gfx: Optional[bool] = None
 
     def search_settings(self):
         from ..search.player import SearchSettings
@@ -94,11 +104,21 @@ class GtpEngine:
         self._player = None
         #: ((history id, moves), (dead, seki)) of the last final_status (final_score, lists)
         self._final = None
-        #: the search behind the last genmove (analysis views read it)
+        #: the search behind the last genmove (the time manager reads its win rate)
         self.last_analysis = None
+        #: (position key, analysis) of the last search view (GoGui's views share one search)
+        self.view_analysis = None
+        #: the controller asked ``gogui-analyze_commands``: it is GoGui
+        self.gogui_attached = False
+        #: work going on between commands (analysis stream, pondering), or None
+        self.background = None
+        #: the position pondered after our last genmove: pondering resumes there after any
+        #: command that leaves the game unchanged
+        self._ponder_position = None
         if tables is None:
-            from . import core, extensions, gogui
-            tables = [core.TABLE, extensions.TABLE, gogui.TABLE]
+            from . import analysis, core, extensions, gogui, gogui_views
+            tables = [core.TABLE, extensions.TABLE, gogui.TABLE, analysis.TABLE,
+                      gogui_views.TABLE]
         self.handlers: Dict[str, Handler] = {}
         for table in tables:
             for name, handler in table.handlers.items():
@@ -120,7 +140,10 @@ class GtpEngine:
 
         EngineErrors become GtpErrors; a failed state-changing command is rolled back.
         Unexpected exceptions propagate (``execute`` reports them), after the rollback.
+        Background work (analysis, pondering) is stopped first. The answer may be a
+        ``protocol.StreamedAnswer`` (analysis streams) instead of text.
         """
+        self.interrupt()
         handler = self.handlers.get(name)
         if handler is None:
             raise GtpError(f"unknown command: {quote(name)}")
@@ -140,7 +163,10 @@ class GtpEngine:
         """``run_command`` for the stream server: ``(success, text)``; GtpQuit and GtpFatalError
         propagate with their message."""
         try:
-            return True, self.run_command(name, args)
+            answer = self.run_command(name, args)
+            if isinstance(answer, str):   # a streamed answer starts its own work
+                self._resume_pondering()
+            return True, answer
         except (GtpQuit, GtpFatalError):
             raise
         except GtpError as err:
@@ -149,6 +175,54 @@ class GtpEngine:
             traceback.print_exc(file=sys.stderr)
             sys.stderr.flush()
             return False, f"internal error: {type(err).__name__}: {err}".lower()
+
+    # ----------------------------------------------------------------- background work
+    def interrupt(self) -> None:
+        """Stop the background work, if any, and wait until it has stopped (an analysis
+        stream writes the end of its response before this returns)."""
+        job, self.background = self.background, None
+        if job is not None:
+            job.stop()
+
+    def run_in_background(self, name: str, work, finish=None) -> None:
+        """Run ``work(stop)`` until the next command, then ``finish()`` (see ``background``)."""
+        from .background import BackgroundJob
+        self.interrupt()
+        self.background = BackgroundJob(name, work, finish).start()
+
+    def position_key(self, color=None):
+        """What identifies the position searched: history, moves, board, komi and the side to
+        move (``color``, else the game's)."""
+        game = self.game
+        return (game.history_id, len(game.moves), game.position.zobrist, game.komi,
+                game.to_move if color is None else color)
+
+    def start_pondering(self) -> None:
+        """With ``--ponder``, search the current position for the side to move until the next
+        command (called after genmove); the tree stays with the player, so the next genmove
+        goes on from the subtree of the move the opponent plays."""
+        if not self.settings.ponder or self.game.over or self.game.fort_turn is not None:
+            return
+        self._ponder_position = self.position_key()
+        game, player = self.game.copy(), self.player
+        color = game.to_move
+
+        def ponder(stop):
+            player.search(game, color, seconds=math.inf, stop=stop, early_stop=False)
+        self.run_in_background("ponder", ponder)
+
+    def _resume_pondering(self) -> None:
+        """After a command that left the pondered position as it was (``time_left``, a query),
+        ponder on; any other position waits for the next genmove."""
+        if self.background is None and self._ponder_position is not None and \
+                self._ponder_position == self.position_key():
+            self.start_pondering()
+
+    @property
+    def live_gfx(self) -> bool:
+        """Whether searches draw GoGui's live view on stderr (``EngineSettings.live_gfx``)."""
+        setting = self.settings.live_gfx
+        return self.gogui_attached if setting is None else setting
 
     # ----------------------------------------------------------------- rollback
     def _snapshot(self):

@@ -83,10 +83,12 @@ def board_gfx(engine, args):
     """GoGui gfx: mountains as triangles, water as squares, forts labelled ``F`` in their
     owner's colour, meals marked, the flips of the last move marked, Loose's false liberties."""
     expect(args, 0, usage="gogui-rules_board_gfx")
-    return _gfx(engine.game, with_liberties=False)
+    return board_marks(engine.game)
 
 
-def _gfx(game, with_liberties: bool) -> str:
+def board_marks(game, with_liberties: bool = False) -> str:
+    """The gfx lines that make the game readable on GoGui's board (the live view repeats
+    them, since GoGui clears the board's marks before each live view)."""
     from .. import board
     position, size = game.position, game.size
     points = [(r, c) for r in range(size - 1, -1, -1) for c in range(size)]  # reading order
@@ -116,6 +118,12 @@ def _gfx(game, with_liberties: bool) -> str:
 
 # ----------------------------------------------------------------- analyze commands
 ANALYZE_COMMANDS = (
+    "gfx/Ownership (search)/vargo-ownership %m",
+    "gfx/Best moves: win rates/vargo-best_moves %m winrate",
+    "gfx/Best moves: visits/vargo-best_moves %m visits",
+    "gfx/Best moves: score lead/vargo-best_moves %m lead",
+    "gfx/Principal variation/vargo-pv %m",
+    "param/Search parameters/vargo-param",
     "gfx/Terrain and marks/gogui-rules_board_gfx",
     "gfx/False liberties (Loose)/vargo-false_liberties",
     "gfx/Meals and gluttons (Disto)/vargo-meals",
@@ -128,7 +136,9 @@ ANALYZE_COMMANDS = (
 
 @TABLE.query("gogui-analyze_commands")
 def analyze_commands(engine, args):
+    """Only GoGui asks this: it turns the live view on (unless a setting says otherwise)."""
     expect(args, 0, usage="gogui-analyze_commands")
+    engine.gogui_attached = True
     return "\n".join(ANALYZE_COMMANDS)
 
 
@@ -136,7 +146,7 @@ def analyze_commands(engine, args):
 def false_liberties(engine, args):
     """Loose's false liberties (RULES L1) coloured red, and the board's other marks."""
     expect(args, 0, usage="vargo-false_liberties")
-    return _gfx(engine.game, with_liberties=True)
+    return board_marks(engine.game, with_liberties=True)
 
 
 @TABLE.query("vargo-meals")

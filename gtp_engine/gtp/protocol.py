@@ -5,6 +5,14 @@ This module knows the wire format only (spec sections 2.2-2.11), never what a co
 ``serve`` hands each command to ``engine.execute(name, args)``, which answers
 ``(success, text)`` or raises ``GtpQuit``/``GtpFatalError`` after having its answer written.
 
+Some answers are written while their command works (analysis streams, ``genmove_analyze``):
+the handler returns a ``StreamedAnswer`` instead of text, and the server opens a
+``ResponseStream`` for it (``=id`` at once, then lines as they come, then the empty line).
+Work may go on in the background after a command (an analysis stream, pondering): every input
+line, even an empty or comment line, first calls ``engine.interrupt()``, which stops that work
+and waits for it (closing an open stream) before the line is read as a command. So the next
+command ends a stream and is answered at once, after it.
+
 Input preprocessing, as the spec orders it: control characters other than HT and LF are
 dropped (CR and any other byte below 32, and DEL); everything from ``#`` on is a comment; HT
 becomes a space; lines that are then empty are ignored. A line is ``[id] name [args...]``, the
@@ -14,8 +22,11 @@ the commands came (controllers such as Sabaki send many commands before reading)
 """
 
 import re
+import sys
+import threading
+import traceback
 from dataclasses import dataclass
-from typing import BinaryIO, List, Optional
+from typing import BinaryIO, Callable, List, Optional
 
 from .errors import GtpFatalError, GtpQuit
 
@@ -67,27 +78,97 @@ def format_response(command_id: Optional[str], success: bool, text: str) -> str:
     return f"{head}{body}\n\n"
 
 
+class ResponseStream:
+    """One response written while its command works: ``=id`` when opened, then each ``line``
+    as it comes (flushed), then ``close`` writes the last lines and the empty line that ends
+    it. Thread-safe; lines after ``close`` are dropped. Lines are cleaned as ``format_response``
+    cleans a body (no control characters, no empty line: it would end the response early)."""
+
+    def __init__(self, outfile: BinaryIO, lock: threading.Lock, command_id: Optional[str]):
+        self._outfile = outfile
+        self._lock = lock
+        self.closed = False
+        self._write("=" + (command_id or "") + "\n")
+
+    def _write(self, text: str, closing: bool = False) -> None:
+        with self._lock:
+            if self.closed:
+                return
+            self.closed = closing
+            try:
+                self._outfile.write(text.encode(ENCODING, ERRORS))
+                self._outfile.flush()
+            except (BrokenPipeError, ValueError):  # the controller went away (or closed us)
+                self.closed = True
+
+    @staticmethod
+    def _clean(text: str) -> str:
+        lines = _CONTROL_BUT_LF.sub("", text.replace("\t", " ")).split("\n")
+        return "".join(line.rstrip() + "\n" for line in lines if line.strip())
+
+    def line(self, text: str) -> None:
+        """Write one or more lines of the body now (dropped once closed)."""
+        self._write(self._clean(text))
+
+    def close(self, text: str = "") -> None:
+        """Write ``text`` (may be empty) and the empty line ending the response; once."""
+        self._write(self._clean(text) + "\n", closing=True)
+
+
+@dataclass(frozen=True)
+class StreamedAnswer:
+    """What a handler returns for a response written while it works. Once the response is
+    open, the server calls ``start(stream)``, which either writes and closes it before
+    returning (``genmove_analyze``) or hands it to background work that closes it when
+    ``engine.interrupt()`` stops it (``lz-analyze``)."""
+
+    start: Callable[[ResponseStream], None]
+
+
 def serve(engine, infile: BinaryIO, outfile: BinaryIO) -> None:
     """Answer every command line of ``infile`` on ``outfile`` until ``quit``, a fatal error or
-    end of input. ``engine.execute(name, args)`` returns ``(success, text)``; it raises
-    ``GtpQuit``/``GtpFatalError`` (with their answer) to end the session."""
-    def write(command, success, text):
-        outfile.write(format_response(command.id, success, text).encode(ENCODING, ERRORS))
-        outfile.flush()
+    end of input. ``engine.execute(name, args)`` returns ``(success, text)``, the text possibly
+    a ``StreamedAnswer``; it raises ``GtpQuit``/``GtpFatalError`` (with their answer) to end
+    the session. ``engine.interrupt()`` is called on every input line and at the end."""
+    lock = threading.Lock()
 
-    for raw in iter(infile.readline, b""):
-        command = parse_line(raw.decode(ENCODING, ERRORS).rstrip("\n"))
-        if command is None:
-            continue
-        if not command.name:
-            write(command, False, "missing command name")
-            continue
-        try:
-            success, text = engine.execute(command.name, command.args)
-        except GtpQuit as stop:
-            write(command, True, stop.text)
-            return
-        except GtpFatalError as fatal:
-            write(command, False, str(fatal))
-            return
-        write(command, success, text)
+    def write(command, success, text):
+        data = format_response(command.id, success, text).encode(ENCODING, ERRORS)
+        with lock:
+            outfile.write(data)
+            outfile.flush()
+
+    try:
+        for raw in iter(infile.readline, b""):
+            engine.interrupt()
+            command = parse_line(raw.decode(ENCODING, ERRORS).rstrip("\n"))
+            if command is None:
+                continue
+            if not command.name:
+                write(command, False, "missing command name")
+                continue
+            try:
+                success, text = engine.execute(command.name, command.args)
+            except GtpQuit as stop:
+                write(command, True, stop.text)
+                return
+            except GtpFatalError as fatal:
+                write(command, False, str(fatal))
+                return
+            if isinstance(text, StreamedAnswer):
+                _start_stream(text, ResponseStream(outfile, lock, command.id))
+            else:
+                write(command, success, text)
+    finally:
+        engine.interrupt()
+
+
+def _start_stream(answer: StreamedAnswer, stream: ResponseStream) -> None:
+    """A failure after ``=`` went out cannot become ``?``: report it on stderr and end the
+    response, so that the controller and the engine stay in step."""
+    try:
+        answer.start(stream)
+    except Exception:  # a bug: keep serving
+        traceback.print_exc(file=sys.stderr)
+        sys.stderr.flush()
+        stream.close()

@@ -81,7 +81,9 @@ class MoveInfo:
 @dataclass
 class Analysis:
     """What a search found, for ``color`` to move. ``moves`` by visits (most first);
-    ``ownership`` per point ``row*size + col``, +1 Black always owns it, -1 White."""
+    ``ownership`` per point ``row*size + col``, +1 Black always owns it, -1 White;
+    ``ownership_stdev`` beside it, the standard deviation of the owner over the playouts
+    (0 when every playout agrees, 1 when they split evenly between Black and White)."""
 
     color: Color
     size: int
@@ -93,6 +95,7 @@ class Analysis:
     threads: int = 1
     nodes: int = 0
     cpu_seconds: float = 0.0       #: processor time of the simulations (all threads)
+    ownership_stdev: List[float] = field(default_factory=list)
 
     @property
     def visits(self) -> int:
@@ -371,11 +374,16 @@ class SearchPlayer:
         for space in self._spaces:
             own += space.own
         n = max(simulations, 1)
-        ownership = [float(own[(r + 1) * w + c + 1] - own[w * w + (r + 1) * w + c + 1]) / n
-                     for r in range(size) for c in range(size)]
-        return Analysis(color, size, moves, simulations, seconds, ownership,
+        cells = [(r + 1) * w + c + 1 for r in range(size) for c in range(size)]
+        black, white = own[cells], own[[w * w + cell for cell in cells]]
+        # a report during the search reads counts the kernels are still adding to, a chunk
+        # ahead of ``simulations``: keep it within the bounds a finished search has
+        ownership = np.clip((black - white) / n, -1.0, 1.0)
+        # each playout gives +1, 0 or -1: the variance is E[o^2] - E[o]^2
+        stdev = np.sqrt(np.clip((black + white) / n - ownership * ownership, 0.0, 1.0))
+        return Analysis(color, size, moves, simulations, seconds, ownership.tolist(),
                         _backend.compiled(), len(self._trees),
-                        sum(tree.used for tree in self._trees))
+                        sum(tree.used for tree in self._trees), ownership_stdev=stdev.tolist())
 
     # ----------------------------------------------------------------- the move to play
     def decide(self, game, color: Color, analysis: Analysis, cleanup: bool = False):
@@ -502,16 +510,19 @@ class SearchPlayer:
         return None
 
     def genmove(self, game, color: Color, seconds: Optional[float] = None,
-                cleanup: bool = False):
+                cleanup: bool = False, progress: Optional[Callable[["Analysis"], None]] = None,
+                progress_interval: float = 1.0):
         """Search and decide: ``(move, analysis)``, the move a point, None (pass, legal for
         ``color``) or ``"resign"``; analysis None when nothing was searched. A game ended by
         annihilation is passed out without a search. When ``color`` has
-        neither a legal placement nor a legal pass: RulesError (it passed last, nothing is left)."""
+        neither a legal placement nor a legal pass: RulesError (it passed last, nothing is left).
+        ``progress`` and ``progress_interval`` as in ``search`` (live views while it thinks)."""
         color = Color(color)
         if game.end_reason == "annihilation":
             return None, None
         analysis = self.search(game, color, seconds=seconds,
-                               playouts=self.settings.playouts if seconds is not None else None)
+                               playouts=self.settings.playouts if seconds is not None else None,
+                               progress=progress, progress_interval=progress_interval)
         move = self.decide(game, color, analysis, cleanup)
         if move not in (None, "resign") and game.illegal_reason(color, move) is not None:
             # a move the tree never entered can still break superko: take the next legal one
