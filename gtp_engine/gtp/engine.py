@@ -13,6 +13,7 @@ stream server with the error contract:
   on a snapshot that is restored when they raise.
 """
 
+import logging
 import random
 import sys
 import traceback
@@ -24,7 +25,11 @@ from ..errors import EngineError, quote
 from .errors import GtpError, GtpFatalError, GtpQuit
 from .table import CommandTable, Handler
 
+log = logging.getLogger(__name__)
 PROTOCOL_VERSION = "2"
+#: commands answered before a deferred ``--forts auto`` is placed (start-up must be fast)
+IDENTITY_COMMANDS = frozenset(("name", "version", "protocol_version", "list_commands",
+                               "known_command", "quit"))
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,16 @@ class EngineSettings:
     max_memory_mb: int = 1024
     summary: bool = True                #: a search summary on stderr after each genmove
     search_params: tuple = ()           #: (name, value) tunables of search.params
+    fort_playouts: Optional[int] = None  #: per candidate fort; 0 heuristic; None by board size
+
+    def fort_budget(self, size: int) -> int:
+        """Simulations per candidate of a searched fort: ``fort_playouts`` when given, else the
+        size's default (``fortsearch.playouts_per_candidate``), at most ``playouts``."""
+        from ..search.fortsearch import playouts_per_candidate
+        if self.fort_playouts is not None:
+            return self.fort_playouts
+        budget = playouts_per_candidate(size)
+        return budget if self.playouts is None else min(budget, self.playouts)
 
     def search_settings(self):
         from ..search.player import SearchSettings
@@ -96,6 +111,9 @@ class GtpEngine:
         self._final = None
         #: the search behind the last genmove (analysis views read it)
         self.last_analysis = None
+        #: ``--forts auto`` at start-up waits for the first command that needs the game, so
+        #: that the identity commands are answered at once (``cli.main`` sets it)
+        self.forts_deferred = False
         if tables is None:
             from . import core, extensions, gogui
             tables = [core.TABLE, extensions.TABLE, gogui.TABLE]
@@ -124,6 +142,12 @@ class GtpEngine:
         handler = self.handlers.get(name)
         if handler is None:
             raise GtpError(f"unknown command: {quote(name)}")
+        if self.forts_deferred and name not in IDENTITY_COMMANDS:
+            self.forts_deferred = False
+            try:
+                self.place_auto_forts()
+            except EngineError as err:   # a map without room: the forts stay for the user
+                log.warning("--forts auto: %s", err)
         snapshot = self._snapshot() if handler.changes_state else None
         try:
             return handler.function(self, list(args))
@@ -198,5 +222,5 @@ class GtpEngine:
         seed); nothing to do in games without forts."""
         game = self.game
         if self.settings.forts_auto and game.fort_turn is not None:
-            from ..search.forts import auto_forts
-            auto_forts(game, self.settings.seed)
+            from ..search.fortsearch import place_forts
+            place_forts(game, self.settings.seed, self.settings.fort_budget(game.size))

@@ -143,15 +143,17 @@ def fort(engine, args):
 
 @TABLE.command("genfort")
 def genfort(engine, args):
+    """``genfort COLOR``: the engine chooses a fort by the search (``search.fortsearch``),
+    places it and answers its vertex."""
     from ..coords import format_vertex
-    from ..search.forts import choose_fort
+    from ..search.fortsearch import choose_fort
     expect(args, 1, usage="genfort COLOR")
     color = parse_color(args[0])
     game = engine.game
     if game.fort_turn is None:
         raise GtpError("no fort to place" if game.forts_per_side == 0 or game.terrain is None
                        else f"all {2 * game.forts_per_side} forts are already placed")
-    point = choose_fort(game, color, engine.settings.seed)
+    point = choose_fort(game, color, engine.settings.seed, engine.settings.fort_budget(game.size))
     game.place_fort(color, point)
     return format_vertex(point)
 
