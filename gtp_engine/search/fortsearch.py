@@ -44,7 +44,7 @@ SEARCH_MEMORY_MB = 64            #: the fort searches' own small trees
 
 
 def playouts_per_candidate(size: int) -> int:
-    """Simulations per candidate: about the same work on every board (111 on 19x19, 237 on
+    """Simulations per candidate: about the same work on every board (110 on 19x19, 236 on
     13x13, 493 on 9x9), at most ``MAX_PLAYOUTS``."""
     return max(MIN_PLAYOUTS, min(MAX_PLAYOUTS, WORK_PER_CANDIDATE // (size * size)))
 
