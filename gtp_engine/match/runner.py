@@ -75,6 +75,7 @@ class MatchConfig:
     out: Path
     jobs: int = 1
     seed: int = 1
+    cluster: Optional[str] = None   #: Dask scheduler address or ``local:N`` (``match.cluster``)
 
     def identity(self) -> dict:
         """The settings a resumed match must share with the stored one (not games or jobs)."""
@@ -398,6 +399,8 @@ def run_match(config: MatchConfig, progress: Optional[IO] = sys.stderr) -> dict:
     if not pending:
         store.save()
         return store.document()
+    if config.cluster is not None:
+        return _run_on_cluster(config, store, pending, progress)
     jobs = max(1, min(config.jobs, len(pending)))
     seats = [Seat(config, number) for number in range(jobs)]
     try:
@@ -440,6 +443,29 @@ def run_match(config: MatchConfig, progress: Optional[IO] = sys.stderr) -> dict:
     return store.document()
 
 
+def _run_on_cluster(config: MatchConfig, store: "MatchStore", pending: List[int],
+                    progress: Optional[IO]) -> dict:
+    """``run_match`` on a Dask cluster (``match.cluster``): the preflight here, each game a task
+    on a worker, the files and results.json written here as games come back."""
+    from . import cluster
+    seat = Seat(config, 0)
+    try:
+        preflight(config, seat)
+    finally:
+        seat.kill()
+    bar = Progress(progress, config.games, config.games - len(pending))
+
+    def finished(record: dict, names: Dict[str, str]) -> None:
+        store.add(record, names)
+        bar.update(record, store.document()["summary"])
+
+    try:
+        cluster.play_on_cluster(config, pending, finished)
+    except cluster.ClusterUnavailable as err:
+        raise MatchError(str(err)) from err
+    return store.document()
+
+
 # --------------------------------------------------------------------------- command line
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -463,6 +489,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--games", type=int, default=2, help="number of games (default 2)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="games played at once (default: number of cores)")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="play the games on a Dask cluster: a scheduler address (tcp://HOST:8786) or "
+                             "local:N for N worker processes here (pip install '.[cluster]'); default: "
+                             "this machine, --jobs games at once")
     parser.add_argument("--out", type=Path, required=True, help="directory for SGF files, logs and results.json")
     parser.add_argument("--seed", type=int, default=1, help="match seed: maps and {seed} (default 1)")
     clock = parser.add_argument_group("time", "without a time control, a genmove may take up to --move-timeout")
@@ -543,7 +573,8 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
         command_timeout=args.command_timeout or None, max_moves=max_moves, fair_komi=args.fair_komi,
         engine_scores=not args.no_engine_scores, cleanup=not args.no_cleanup,
         opening_moves=args.opening_moves, setup_sgf=setup_sgf)
-    return MatchConfig((args.engine_a, args.engine_b), settings, args.games, args.out, args.jobs, args.seed)
+    return MatchConfig((args.engine_a, args.engine_b), settings, args.games, args.out, args.jobs, args.seed,
+                       args.cluster)
 
 
 def read_setup(path: Path):
