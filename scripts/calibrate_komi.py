@@ -1,30 +1,32 @@
-"""Calibrate a game's default komi by self-play, on the match runner (RULES C7; README "Komi").
+"""Calibrate a game's default komi (RULES C7; README "Komi"): the search's fair komi, checked by
+self-play on the match runner.
 
-    python scripts/calibrate_komi.py --variant go --size 9 --games 24 --playouts 200 \\
-        --out runs/calibrate-go-9 [--jobs 2 | --cluster tcp://HOST:8786]
+    python scripts/calibrate_komi.py --variant go --size 9 --estimates 3 --fair-playouts 100000 \
+        --games 16 --playouts 500 --out runs/calibrate-go-9 [--jobs 2 | --cluster tcp://HOST:8786]
 
-Round 1 plays ``--games`` self-play games at the game's default komi; every game scored by
-the referee gives Black's margin without komi. The komi at which Black wins half the games is
-the median of those margins. Round 2 plays as many games again at that median (rounded as
-below) and the estimate becomes the median of all margins. The answer:
+1. The estimate: ``--estimates`` runs of the search's fair komi (``search.fairkomi``, the
+   engine's ``fair_komi``) on the empty board, each with ``--fair-playouts`` simulations, one
+   thread and its own seed; Terrain Go runs one per random map (map seeds 1, 2, ..., forts by
+   the search), so its default is the mean over maps. Reported: the mean and a 95% interval
+   (mean +- 1.96 standard errors of the runs).
+2. The default proposed: the mean rounded to the nearest half point that cannot draw (x.5) for
+   games with draws, to the nearest even integer in Loose (no draws; RULES C6).
+3. The check: ``--games`` self-play games at that default (``--playouts`` per move, one
+   thread; A gets a fresh seed every game, B keeps one, so no two games repeat), refereed by
+   the match runner: Black's score (wins, draws as halves) with its 95% Wilson interval, and
+   the median of Black's margins without komi. Weak self-play decides small boards by life
+   and death more than by komi (at 200 playouts on 7x7 Go most games ended with one side's
+   stones all dead, margins of +-49), so the check wants enough playouts to mean anything.
+   ``--games 0`` skips it.
 
-- the fair komi estimate (median) with a 95% interval for it (order statistics of the margins:
-  the median lies between the j-th and k-th smallest with 95% confidence, binomial(n, 1/2));
-- the default komi proposed: the estimate rounded to the nearest half point that cannot draw
-  (x.5) for games with draws, to the nearest even integer in Loose (RULES C6);
-- Black's score (wins, draws as halves) in the last round with its 95% Wilson interval.
-
-Both players are the same engine (``--playouts`` per move, one thread): A gets a fresh seed
-every game (``{seed}``, restarted), B keeps one, so no two games repeat. Games that end by
-resignation or forfeit have no margin and are left out (the engines do not resign here).
-Terrain Go plays a new map per pair of games with forts by the engines (``genfort``), so its
-calibration is over maps. Each round is a match directory under ``--out`` (resumable).
+The games are a match directory under ``--out`` (resumable; on a cluster with ``--cluster``).
 """
 
 import argparse
 import json
 import math
 import shlex
+import statistics
 import sys
 from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
@@ -54,25 +56,6 @@ def median(values: Sequence[float]) -> float:
     return ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2
 
 
-def median_interval(values: Sequence[float], confidence: float = 0.95) -> Tuple[float, float]:
-    """A distribution-free interval for the median: the j-th and (n+1-j)-th smallest values,
-    j the largest with P(Binomial(n, 1/2) < j) <= (1 - confidence) / 2."""
-    ordered = sorted(values)
-    n = len(ordered)
-    if n == 0:
-        return -math.inf, math.inf
-    tail = (1 - confidence) / 2
-    cumulative, j = 0.0, 0
-    for k in range(n + 1):
-        cumulative += math.comb(n, k) / 2 ** n
-        if cumulative > tail:
-            j = k
-            break
-    if j == 0:
-        return -math.inf, math.inf
-    return ordered[j - 1], ordered[n - j]
-
-
 def proposed_default(rules, estimate: float) -> float:
     """A default komi near ``estimate`` that the rules accept and that cannot end in a draw:
     the nearest x.5 where draws exist, the nearest even integer in Loose (no draws, C6)."""
@@ -93,7 +76,7 @@ def black_score(results: dict) -> Tuple[float, int]:
     return score, games
 
 
-def run_round(args, komi: float, out: Path) -> dict:
+def run_check(args, komi: float, out: Path) -> dict:
     from scripts.match import main as match_main
     engine = [sys.executable, "-m", "gtp_engine", "--playouts", str(args.playouts), "--threads", "1",
               "--quiet"]
@@ -108,13 +91,36 @@ def run_round(args, komi: float, out: Path) -> dict:
     return json.loads((out / "results.json").read_text())
 
 
+def search_estimates(rules, size: int, runs: int, playouts: int) -> List[dict]:
+    """``runs`` fair komi estimates by the search (seeds 1, 2, ...; one map each in Terrain Go)."""
+    from gtp_engine.game import Game
+    from gtp_engine.search import _backend, fortsearch
+    from gtp_engine.search.fairkomi import estimate_fair_komi
+    from gtp_engine.search.player import SearchPlayer, SearchSettings
+    _backend.compile_now()
+    found = []
+    for seed in range(1, runs + 1):
+        game = Game(rules, size, terrain_seed=seed)
+        if game.terrain is not None:
+            fortsearch.place_forts(game, seed)
+        estimate = estimate_fair_komi(SearchPlayer(SearchSettings(threads=1, seed=seed)), game,
+                                      playouts=playouts)
+        found.append({"seed": seed, "value": estimate.value, "stderr": estimate.stderr,
+                      "komi": estimate.komi, "seconds": round(estimate.seconds, 1)})
+        print(f"  estimate {seed}: {estimate.value:+.2f} +- {estimate.stderr:.2f} "
+              f"({estimate.seconds:.1f} s)", file=sys.stderr, flush=True)
+    return found
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="calibrate_komi", description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="go")
     parser.add_argument("--size", type=int, default=9)
-    parser.add_argument("--games", type=int, default=24, help="games per round (default 24)")
-    parser.add_argument("--rounds", type=int, default=2, choices=(1, 2))
-    parser.add_argument("--playouts", type=int, default=200, help="per move (default 200)")
+    parser.add_argument("--estimates", type=int, default=3, help="search estimates (default 3)")
+    parser.add_argument("--fair-playouts", type=int, default=100000,
+                        help="simulations per search estimate (default 100000)")
+    parser.add_argument("--games", type=int, default=16, help="self-play games of the check (default 16)")
+    parser.add_argument("--playouts", type=int, default=500, help="per move in the check (default 500)")
     parser.add_argument("--seed", type=int, default=1, help="match seed (maps, engine seeds)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--cluster", help="Dask scheduler address or local:N (vargo-match --cluster)")
@@ -122,32 +128,35 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--json", action="store_true", help="one JSON line instead of text")
     args = parser.parse_args(argv)
     rules = find_rules(args.variant)
-    komi = float(rules.default_komi)
-    margins: List[float] = []
-    rounds = []
-    for number in range(args.rounds):
-        results = run_round(args, komi, args.out / f"round{number + 1}-komi{komi:g}")
-        found = margins_of(results)
-        margins += found
+    rules.check_size(args.size)
+    estimates = search_estimates(rules, args.size, max(1, args.estimates), args.fair_playouts)
+    values = [e["value"] for e in estimates]
+    mean = sum(values) / len(values)
+    spread = statistics.stdev(values) if len(values) > 1 else estimates[0]["stderr"]
+    half = 1.96 * spread / math.sqrt(len(values))
+    default = proposed_default(rules, mean)
+    report = {"variant": rules.name, "size": args.size, "estimates": estimates, "mean": mean,
+              "interval": [mean - half, mean + half], "default": default,
+              "fair_playouts": args.fair_playouts}
+    if args.games > 0:
+        results = run_check(args, default, args.out / f"check-komi{default:g}")
         score, games = black_score(results)
-        rounds.append({"komi": komi, "games": games, "black_score": score,
-                       "black_interval": wilson_interval(score, games), "median": median(found)})
-        komi = proposed_default(rules, median(margins))
-    estimate = median(margins)
-    low, high = median_interval(margins)
-    report = {"variant": rules.name, "size": args.size, "playouts": args.playouts,
-              "games": len(margins), "estimate": estimate, "interval": [low, high],
-              "default": proposed_default(rules, estimate), "rounds": rounds}
+        margins = margins_of(results)
+        report["check"] = {"komi": default, "games": games, "playouts": args.playouts,
+                           "black_score": score, "black_interval": wilson_interval(score, games),
+                           "median_margin": median(margins) if margins else None}
     if args.json:
         print(json.dumps(report))
     else:
-        print(f"{rules.name} {args.size}x{args.size}: fair komi {estimate:+.1f} "
-              f"(95% {low:+.1f}..{high:+.1f}, median of {len(margins)} margins), "
-              f"default {report['default']:g}")
-        for r in rounds:
-            lo, hi = r["black_interval"]
-            print(f"  komi {r['komi']:g}: black {r['black_score']:g}/{r['games']} "
-                  f"({100 * lo:.0f}%..{100 * hi:.0f}%), median margin {r['median']:+.1f}")
+        print(f"{rules.name} {args.size}x{args.size}: fair komi {mean:+.2f} (95% {mean - half:+.2f}.."
+              f"{mean + half:+.2f}, {len(values)} search estimates of {args.fair_playouts} simulations), "
+              f"default {default:g}")
+        if "check" in report:
+            c = report["check"]
+            lo, hi = c["black_interval"]
+            print(f"  self-play at {default:g} ({c['playouts']} playouts a move): black "
+                  f"{c['black_score']:g}/{c['games']} ({100 * lo:.0f}%..{100 * hi:.0f}%), "
+                  f"median margin {c['median_margin']}")
     return 0
 
 
