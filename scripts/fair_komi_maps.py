@@ -7,7 +7,7 @@ default komi, map by map, on the match runner.
 For each map (map seeds ``--first-map`` on): ``terrain_setup`` writes the set-up (forts by the
 search, fair komi by the search with ``--fair-playouts`` simulations), then two self-play
 matches start from it: ``--games`` games at its fair komi and as many at the default komi
-(RULES C7), the same engines and engine seeds in both (A gets a fresh seed every game, B
+(RULES C7, the calibrated table of the size; ``--default-komi`` to compare with another), the same engines and engine seeds in both (A gets a fresh seed every game, B
 keeps one). Printed: per map the fair komi and Black's score at each komi; over all maps
 Black's score at each komi with its Wilson interval, and the spread over maps: the mean
 distance of a map's Black score from 50% and the standard deviation over maps of the mean
@@ -62,13 +62,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--playouts", type=int, default=200, help="per move in the games")
     parser.add_argument("--fair-playouts", type=int, default=20000,
                         help="simulations in all for each map's fair komi (default 20000)")
+    parser.add_argument("--default-komi", type=float, help="compare with this komi instead of the default")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--cluster")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     from scripts.terrain_setup import make_setup, setup_sgf
-    default = float(find_rules("terrain").default_komi)
+    default = float(find_rules("terrain").default_komi_for(args.size) if args.default_komi is None
+                    else args.default_komi)
     rows = []
     for map_seed in range(args.first_map, args.first_map + args.maps):
         folder = args.out / f"map-{map_seed}"

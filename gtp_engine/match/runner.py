@@ -537,7 +537,7 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
         rules = find_rules(variant)
         rules.check_size(size)
         komi = args.komi if args.komi is not None else \
-            template.komi if template is not None else rules.default_komi
+            template.komi if template is not None else rules.default_komi_for(size)
         rules.check_komi(komi)
     except EngineError as err:
         raise MatchError(str(err)) from err
