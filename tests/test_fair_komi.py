@@ -23,7 +23,7 @@ from gtp_engine.game import Game
 from gtp_engine.gtp import EngineSettings, GtpEngine
 from gtp_engine.gtp.errors import GtpError
 from gtp_engine.rules import find_rules
-from gtp_engine.search.fairkomi import (FairKomi, Probe, _line_zero, estimate_fair_komi,
+from gtp_engine.search.fairkomi import (Probe, _line_zero, estimate_fair_komi,
                                         nearest_komi)
 from gtp_engine.search.player import SearchPlayer, SearchSettings
 

@@ -6,14 +6,13 @@ import os
 import subprocess
 import sys
 
-import pytest
 
 from gtp_engine import cli
 from gtp_engine.coords import Color, format_vertex
 from gtp_engine.game import Game
 from gtp_engine.gtp import EngineSettings, GtpEngine
 from gtp_engine.search import fortsearch
-from gtp_engine.search.forts import auto_forts, choose_fort as heuristic_fort
+from gtp_engine.search.forts import choose_fort as heuristic_fort
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 W, B = Color.WHITE, Color.BLACK
