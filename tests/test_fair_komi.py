@@ -163,3 +163,23 @@ def test_gtp_fair_komi_after_forts_in_terrain_go():
     engine.place_auto_forts()
     assert nearest_komi(find_rules("terrain"), float(engine.run_command("fair_komi", []))) \
         == float(engine.run_command("fair_komi", []))
+
+
+# ----------------------------------------------------------------- the default komi table
+def test_the_default_komi_follows_the_calibrated_table_then_rules_c7(monkeypatch):
+    from gtp_engine.rules.go import Go
+    monkeypatch.setattr(Go, "calibrated_komi", {7: 9.5})
+    assert Game("go", 7).komi == 9.5 and Go.default_komi_for(7) == 9.5
+    assert Game("go", 11).komi == Go.default_komi == 7.5          # not calibrated: C7
+    game = Game("disto", 7)
+    game.set_rules("go")                                          # variant: the size's default
+    assert game.komi == 9.5
+
+
+@pytest.mark.parametrize("variant", ["go", "loose", "goncrete", "disto", "terrain"])
+def test_every_calibrated_default_keeps_the_rules_c6_constraints(variant):
+    rules = find_rules(variant)
+    for size, komi in rules.calibrated_komi.items():
+        rules.check_size(size)
+        rules.check_komi(komi)
+        assert rules.has_draws is False or komi != int(komi)      # a default that cannot draw
