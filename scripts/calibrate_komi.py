@@ -36,7 +36,7 @@ if __package__ in (None, ""):  # run as a file: make the repository importable
     __package__ = "scripts"
 
 from gtp_engine.rules import find_rules  # noqa: E402
-from scripts.match_stats import wilson_interval  # noqa: E402
+from gtp_engine.match.stats import wilson_interval  # noqa: E402
 
 
 def margins_of(results: dict) -> List[float]:
@@ -77,7 +77,7 @@ def black_score(results: dict) -> Tuple[float, int]:
 
 
 def run_check(args, komi: float, out: Path) -> dict:
-    from scripts.match import main as match_main
+    from gtp_engine.match.runner import main as match_main
     engine = [sys.executable, "-m", "gtp_engine", "--playouts", str(args.playouts), "--threads", "1",
               "--quiet"]
     options = ["--variant", args.variant, "--size", str(args.size), "--komi", f"{komi:g}",

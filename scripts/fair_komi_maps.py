@@ -29,11 +29,11 @@ if __package__ in (None, ""):  # run as a file: make the repository importable
 
 from gtp_engine.rules import find_rules  # noqa: E402
 from scripts.calibrate_komi import black_score  # noqa: E402
-from scripts.match_stats import wilson_interval  # noqa: E402
+from gtp_engine.match.stats import wilson_interval  # noqa: E402
 
 
 def match(args, setup: Path, out: Path, komi: Optional[float]) -> dict:
-    from scripts.match import main as match_main
+    from gtp_engine.match.runner import main as match_main
     engine = [sys.executable, "-m", "gtp_engine", "--playouts", str(args.playouts), "--threads", "1",
               "--quiet"]
     options = ["--setup", str(setup), "--games", str(args.games), "--seed", str(args.seed),

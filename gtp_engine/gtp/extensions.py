@@ -54,7 +54,7 @@ def fair_komi(engine, args):
         seconds = parse_float(args[0], "seconds", 0)
         if not 0 < seconds <= FAIR_KOMI_MAX_SECONDS:
             raise GtpError(f"seconds must be more than 0 and at most {FAIR_KOMI_MAX_SECONDS}, "
-                           f"not {args[0]!r}")
+                           f"not {quote(args[0])}")
     playouts = engine.settings.playouts
     budget = None if playouts is None else playouts * FAIR_KOMI_PLAYOUT_FACTOR * fairkomi.PROBES
     if seconds is None and budget is None:
