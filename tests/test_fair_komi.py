@@ -144,7 +144,7 @@ def test_gtp_fair_komi_answers_a_komi_and_leaves_the_komi_alone(capsys):
     (["0"], "seconds must be more than 0 and at most 3600, not '0'"),
     (["-2"], "seconds must be at least 0, not '-2'"),
     (["1e9"], "not '1e9'"),
-    (["nan"], "seconds must be a finite number, not 'nan'"),
+    (["nan"], r"seconds must be a decimal number such as 6.5 \(digits 0-9\), not 'nan'"),
     (["1", "2"], "wrong number of arguments"),
 ])
 def test_gtp_fair_komi_refuses_bad_budgets(args, message):
