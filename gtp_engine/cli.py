@@ -33,6 +33,12 @@ def _positive_int(text: str) -> int:
     return int(text)
 
 
+def _count(text: str) -> int:
+    if not re.fullmatch(r"[0-9]{1,9}", text):
+        raise argparse.ArgumentTypeError(f"must be a whole number, 0 or more, not {text!r}")
+    return int(text)
+
+
 def _seed(text: str) -> int:
     if not re.fullmatch(r"[0-9]{1,18}", text):
         raise argparse.ArgumentTypeError(f"must be a non-negative integer, not {quote(text)}")
@@ -145,6 +151,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--forts", type=_forts, metavar="auto|V,V,...",
                         help="Terrain Go: place the forts at start-up, 'auto' (the engine "
                         "chooses, from --seed) or vertices placed in turn, White first")
+    parser.add_argument("--fort-playouts", type=_count, metavar="N",
+                        help="Terrain Go: simulations per candidate point when the engine "
+                        "chooses a fort (genfort, --forts auto); 0 for the quick heuristic alone "
+                        "(default: by board size, 166 on 19x19, at most --playouts)")
     parser.add_argument("--setup", metavar="FILE.sgf",
                         help="start from the rules, map, forts, set-up stones and komi of an SGF "
                         "file (its moves are not played)")
@@ -173,6 +183,7 @@ class Options:
     quiet: bool = False
     search_params: tuple = ()
     ponder: bool = False
+    fort_playouts: Optional[int] = None
 
     def engine_settings(self):
         from .gtp.engine import EngineSettings
@@ -180,7 +191,7 @@ class Options:
                               threads=self.threads, resign=self.resign,
                               forts_auto=self.forts == "auto", max_memory_mb=self.max_memory,
                               summary=not self.quiet, search_params=self.search_params,
-                              ponder=self.ponder)
+                              ponder=self.ponder, fort_playouts=self.fort_playouts)
 
 
 def parse_options(argv: Optional[Sequence[str]] = None) -> Options:
@@ -196,11 +207,16 @@ def parse_options(argv: Optional[Sequence[str]] = None) -> Options:
             parser.error(f"argument --setup: {err}")
     return Options(ns.variant, ns.size, ns.komi, ns.playouts, ns.time, ns.seed, ns.threads,
                    ns.resign, ns.log_level, ns.terrain_seed, ns.forts, ns.setup, setup_data,
-                   ns.max_memory, ns.quiet, tuple(ns.search_param), ns.ponder)
+                   ns.max_memory, ns.quiet, tuple(ns.search_param), ns.ponder,
+                   ns.fort_playouts)
 
 
-def build_game(options: Options):
-    """The starting game the options describe. EngineError when they do not fit together."""
+def build_game(options: Options, auto_forts: bool = True):
+    """The starting game the options describe. EngineError when they do not fit together.
+
+    ``--forts auto`` places the forts by the search (``search.fortsearch``) unless
+    ``auto_forts`` is False: ``main`` leaves them to the engine's first command that needs
+    the game, so that start-up stays fast."""
     from .coords import Color, parse_vertex
     from .errors import RulesError
     from .game import Game
@@ -222,8 +238,9 @@ def build_game(options: Options):
     else:
         game = Game(options.variant or "go", options.size, komi, terrain_seed=options.terrain_seed)
     if options.forts == "auto":
-        from .search.forts import auto_forts
-        auto_forts(game, options.seed)
+        if auto_forts:
+            from .search.fortsearch import place_forts
+            place_forts(game, options.seed, options.engine_settings().fort_budget(game.size))
     elif options.forts:
         if game.terrain is None:
             raise RulesError(f"--forts needs terrain, and {game.rules.name} has none")
@@ -239,7 +256,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     logging.basicConfig(stream=sys.stderr, level=options.log_level.upper(),
                         format=f"{NAME} %(levelname)s %(name)s: %(message)s")
     try:
-        game = build_game(options)
+        game = build_game(options, auto_forts=False)
     except EngineError as err:  # options that do not fit together
         sys.stderr.write(f"{NAME}: error: {err}\n")
         return USAGE_ERROR
@@ -249,6 +266,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # whatever prints by mistake must not corrupt the protocol
     engine = GtpEngine(game, options.engine_settings())
+    engine.forts_deferred = options.forts == "auto"
     try:
         serve(engine, sys.stdin.buffer, out)
     except BrokenPipeError:  # the controller went away: nothing left to answer

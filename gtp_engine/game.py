@@ -62,8 +62,8 @@ class Game:
     """A game of any of the five rules.
 
     ``rules`` is a Rules class or a name; ``size`` defaults to the rules' default size; ``komi``
-    to the rules' default (C7). For Terrain Go a map is generated from ``terrain_seed`` unless
-    ``terrain`` gives one. Raises RulesError or TerrainError for settings the game refuses.
+    to the rules' default for the size (C7, ``Rules.default_komi_for``). For Terrain Go a map
+    is generated from ``terrain_seed`` unless ``terrain`` gives one. Raises RulesError or TerrainError for settings the game refuses.
     """
 
     def __init__(self, rules: Union[str, type] = "go", size: Optional[int] = None,
@@ -72,7 +72,7 @@ class Game:
         rules = find_rules(rules) if isinstance(rules, str) else rules
         size = rules.default_size if size is None else size
         rules.check_size(size)
-        komi = rules.default_komi if komi is None else komi
+        komi = rules.default_komi_for(size) if komi is None else komi
         rules.check_komi(komi)
         self.rules: type = rules
         self.size: int = size
@@ -95,7 +95,7 @@ class Game:
         rules = find_rules(rules) if isinstance(rules, str) else rules
         rules.check_size(self.size)
         terrain = generate_map(self.size, self.terrain_seed) if rules.has_terrain else None
-        self.rules, self.komi, self.terrain = rules, float(rules.default_komi), terrain
+        self.rules, self.komi, self.terrain = rules, float(rules.default_komi_for(self.size)), terrain
         self.forts, self.setup = [], []
         self._reset_history()
 

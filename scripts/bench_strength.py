@@ -127,7 +127,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         for name, engine_a, engine_b, rules, size in matches(args):
             control = TimeControl.per_move(args.time_per_move) if args.time_per_move else None
-            settings = GameSettings(variant=rules.name, size=size, komi=float(rules.default_komi),
+            settings = GameSettings(variant=rules.name, size=size, komi=float(rules.default_komi_for(size)),
                                     time_control=control, max_moves=4 * size * size,
                                     opening_moves=args.opening_moves)
             config = MatchConfig((engine_a, engine_b), settings, args.games, out / name.replace(" ", "-"),

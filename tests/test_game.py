@@ -64,7 +64,8 @@ def test_C1_a_refused_size_changes_nothing():
 @pytest.mark.parametrize("name, komi", [("go", 7.5), ("goncrete", 7.5), ("terrain", 7.5), ("loose", 6),
                                         ("disto", 6.5)])
 def test_C7_default_komi(name, komi):
-    assert Game(name, 9).komi == komi
+    """On sizes without a calibrated komi (README "Komi"; 11x11 has none) RULES C7 holds."""
+    assert Game(name, 11).komi == komi
 
 
 @pytest.mark.parametrize("name", ["go", "goncrete", "disto", "terrain"])
@@ -236,7 +237,7 @@ def test_move_records_say_what_each_move_did():
 # ======================================================================= settings and clearing
 
 def test_set_rules_clears_the_board_and_sets_the_default_komi_or_refuses_and_changes_nothing():
-    game = Game("go", 9, komi=3.5)
+    game = Game("go", 11, komi=3.5)
     game.play(B, (4, 4))
     game.set_rules("disto")
     assert game.rules.name == "disto" and game.komi == 6.5 and game.moves == []

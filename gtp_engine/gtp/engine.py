@@ -18,6 +18,7 @@ server calls it on every input line, and ``run_command`` before every command, s
 never races a search and always finds the game as the last command left it.
 """
 
+import logging
 import math
 import random
 import sys
@@ -30,7 +31,11 @@ from ..errors import EngineError, quote
 from .errors import GtpError, GtpFatalError, GtpQuit
 from .table import CommandTable, Handler
 
+log = logging.getLogger(__name__)
 PROTOCOL_VERSION = "2"
+#: commands answered before a deferred ``--forts auto`` is placed (start-up must be fast)
+IDENTITY_COMMANDS = frozenset(("name", "version", "protocol_version", "list_commands",
+                               "known_command", "quit"))
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,16 @@ class EngineSettings:
     #: GoGui's live view on stderr while genmove and the search views think; None: on once the
     #: controller has asked ``gogui-analyze_commands`` (only GoGui does)
     live_gfx: Optional[bool] = None
+    fort_playouts: Optional[int] = None  #: per candidate fort; 0 heuristic; None by board size
+
+    def fort_budget(self, size: int) -> int:
+        """Simulations per candidate of a searched fort: ``fort_playouts`` when given, else the
+        size's default (``fortsearch.playouts_per_candidate``), at most ``playouts``."""
+        from ..search.fortsearch import playouts_per_candidate
+        if self.fort_playouts is not None:
+            return self.fort_playouts
+        budget = playouts_per_candidate(size)
+        return budget if self.playouts is None else min(budget, self.playouts)
 
     def search_settings(self):
         from ..search.player import SearchSettings
@@ -115,6 +130,9 @@ class GtpEngine:
         #: the position pondered after our last genmove: pondering resumes there after any
         #: command that leaves the game unchanged
         self._ponder_position = None
+        #: ``--forts auto`` at start-up waits for the first command that needs the game, so
+        #: that the identity commands are answered at once (``cli.main`` sets it)
+        self.forts_deferred = False
         if tables is None:
             from . import analysis, core, extensions, gogui, gogui_views
             tables = [core.TABLE, extensions.TABLE, gogui.TABLE, analysis.TABLE,
@@ -147,6 +165,12 @@ class GtpEngine:
         handler = self.handlers.get(name)
         if handler is None:
             raise GtpError(f"unknown command: {quote(name)}")
+        if self.forts_deferred and name not in IDENTITY_COMMANDS:
+            self.forts_deferred = False
+            try:
+                self.place_auto_forts()
+            except EngineError as err:   # a map without room: the forts stay for the user
+                log.warning("--forts auto: %s", err)
         snapshot = self._snapshot() if handler.changes_state else None
         try:
             return handler.function(self, list(args))
@@ -272,5 +296,5 @@ class GtpEngine:
         seed); nothing to do in games without forts."""
         game = self.game
         if self.settings.forts_auto and game.fort_turn is not None:
-            from ..search.forts import auto_forts
-            auto_forts(game, self.settings.seed)
+            from ..search.fortsearch import place_forts
+            place_forts(game, self.settings.seed, self.settings.fort_budget(game.size))

@@ -2,7 +2,7 @@
 what the last move did."""
 
 from ..errors import quote
-from .args import expect, parse_color, parse_int, parse_point
+from .args import expect, parse_color, parse_float, parse_int, parse_point
 from .drawing import effect_lines
 from .errors import GtpError
 from .table import CommandTable
@@ -33,10 +33,36 @@ def list_variants(engine, args):
     return "\n".join(rules.name for rules in ALL_RULES)
 
 
+#: fair_komi's budget per probe with a fixed ``--playouts N``: this many times N
+FAIR_KOMI_PLAYOUT_FACTOR = 4
+#: the longest fair_komi a controller may ask for (seconds)
+FAIR_KOMI_MAX_SECONDS = 3600
+
+
 @TABLE.query("fair_komi")
 def fair_komi(engine, args):
+    """``fair_komi [SECONDS]``: the komi that makes the current position even (empty board, or
+    after the forts), by the search (``search.fairkomi``); answers it, does not set it. The
+    estimate, its standard error and the probes go to stderr. Budget: SECONDS (default
+    ``fairkomi.DEFAULT_SECONDS``); with ``--playouts N`` also at most
+    ``FAIR_KOMI_PLAYOUT_FACTOR * N`` simulations per probe (reproducible for ``--seed``)."""
+    from ..search import fairkomi
+    from .core import log_summary
     expect(args, 0, 1, usage="fair_komi [SECONDS]")
-    raise GtpError("fair komi is not available yet: the search player is not built")
+    seconds = None
+    if args:
+        seconds = parse_float(args[0], "seconds", 0)
+        if not 0 < seconds <= FAIR_KOMI_MAX_SECONDS:
+            raise GtpError(f"seconds must be more than 0 and at most {FAIR_KOMI_MAX_SECONDS}, "
+                           f"not {quote(args[0])}")
+    playouts = engine.settings.playouts
+    budget = None if playouts is None else playouts * FAIR_KOMI_PLAYOUT_FACTOR * fairkomi.PROBES
+    if seconds is None and budget is None:
+        seconds = fairkomi.DEFAULT_SECONDS
+    estimate = fairkomi.estimate_fair_komi(engine.player, engine.game, seconds=seconds,
+                                           playouts=budget)
+    log_summary(estimate.report())
+    return f"{estimate.komi:g}"
 
 
 # ----------------------------------------------------------------- terrain
@@ -117,15 +143,17 @@ def fort(engine, args):
 
 @TABLE.command("genfort")
 def genfort(engine, args):
+    """``genfort COLOR``: the engine chooses a fort by the search (``search.fortsearch``),
+    places it and answers its vertex."""
     from ..coords import format_vertex
-    from ..search.forts import choose_fort
+    from ..search.fortsearch import choose_fort
     expect(args, 1, usage="genfort COLOR")
     color = parse_color(args[0])
     game = engine.game
     if game.fort_turn is None:
         raise GtpError("no fort to place" if game.forts_per_side == 0 or game.terrain is None
                        else f"all {2 * game.forts_per_side} forts are already placed")
-    point = choose_fort(game, color, engine.settings.seed)
+    point = choose_fort(game, color, engine.settings.seed, engine.settings.fort_budget(game.size))
     game.place_fort(color, point)
     return format_vertex(point)
 

@@ -7,6 +7,7 @@ Reading guide, in dependency order:
 - ``stats``: the figures of a match from its game records (wins, intervals, Elo, times).
 - ``runner``: the match: games in parallel, SGF and logs, ``results.json``, resume; the
   ``vargo-match`` command line (``main``).
+- ``cluster``: the same games as tasks of a Dask distributed cluster (``--cluster``, optional).
 
 The match sits beside the GTP server, above the game: it imports ``game``, ``rules`` and ``sgf``,
 and nothing in ``gtp_engine`` imports it.

@@ -11,7 +11,8 @@ once in a clean-up phase (``kgs-genmove_cleanup``) before the referee scores it.
 Set-up per game, in this order, sent to both engines: ``variant`` (only when the engine has it;
 an engine without it can only play ``go``), ``boardsize``, ``clear_board``, ``komi``; for games
 with a map, ``terrain_load MAP`` to both and the forts in turn (``genfort`` to the engine whose
-turn it is, ``fort`` to the other); optionally a fair komi (``fair_komi`` from every engine that
+turn it is, ``fort`` to the other), or, with a set-up file (``GameSettings.setup_sgf``), its map
+and its forts (``fort`` to both) in every game; optionally a fair komi (``fair_komi`` from every engine that
 has it, averaged); the opening moves, if any (``play`` to both); ``time_settings`` when a time
 control is set. ``cputime`` is read before and after, where engines have it.
 
@@ -151,6 +152,14 @@ class GameSettings:
     engine_scores: bool = True
     cleanup: bool = True
     opening_moves: int = 0
+    setup_sgf: Optional[str] = None      #: every game starts from this set-up (map, forts, komi)
+
+    def setup_game(self) -> Optional[Game]:
+        """The game of ``setup_sgf`` before its first move (its map, forts and komi), or None."""
+        if self.setup_sgf is None:
+            return None
+        from sgf import game_from_sgf
+        return game_from_sgf(self.setup_sgf.encode(), 1)
 
 
 @dataclass(frozen=True)
@@ -249,7 +258,11 @@ class Referee:
         """Bring both engines and the referee to the starting position (module docstring)."""
         s = self.settings
         rules = find_rules(s.variant)
-        map_text = generate_map(s.size, self.spec.pair_seed).to_text() if rules.has_terrain else None
+        template = s.setup_game()
+        if template is not None:    # the same map and forts in every game (terrain_setup.py)
+            map_text = template.terrain.to_text() if template.terrain is not None else None
+        else:
+            map_text = generate_map(s.size, self.spec.pair_seed).to_text() if rules.has_terrain else None
         terrain = TerrainMap.from_text(map_text) if map_text is not None else None
         self.game = Game(rules, s.size, s.komi, terrain=terrain)
         for label in LABELS:
@@ -260,6 +273,8 @@ class Referee:
             self.ask(label, f"komi {_komi_text(s.komi)}")
         if map_text is not None:
             self.both(f"terrain_load {map_text}")
+            if template is not None:
+                self._copy_forts(template.forts)
             self._place_forts()
         if s.fair_komi is not None:
             self._set_fair_komi()
@@ -284,6 +299,12 @@ class Referee:
                 raise Forfeit(label, ILLEGAL_MOVE, f"{self._who(label)} placed an illegal fort: {err}") from err
             other = self.label_of[color.opponent]
             self.ask(other, f"fort {color.word} {format_vertex(point)}")
+
+    def _copy_forts(self, forts) -> None:
+        """The set-up's forts, in placement order, on the referee and to both engines."""
+        for color, point in forts:
+            self.game.place_fort(color, point)
+            self.both(f"fort {color.word} {format_vertex(point)}")
 
     def _set_fair_komi(self) -> None:
         """Average the estimates of the engines that give one; a refused or unreadable estimate

@@ -75,6 +75,7 @@ class MatchConfig:
     out: Path
     jobs: int = 1
     seed: int = 1
+    cluster: Optional[str] = None   #: Dask scheduler address or ``local:N`` (``match.cluster``)
 
     def identity(self) -> dict:
         """The settings a resumed match must share with the stored one (not games or jobs)."""
@@ -87,6 +88,7 @@ class MatchConfig:
             "move_timeout": s.move_timeout, "time_margin": s.time_margin, "max_moves": s.max_moves,
             "fair_komi": s.fair_komi, "cleanup": s.cleanup and s.engine_scores,
             "opening_moves": s.opening_moves, "seed": self.seed,
+            "setup": None if s.setup_sgf is None else hashlib.sha256(s.setup_sgf.encode()).hexdigest(),
         }
 
     def spec(self, index: int) -> GameSpec:
@@ -397,6 +399,8 @@ def run_match(config: MatchConfig, progress: Optional[IO] = sys.stderr) -> dict:
     if not pending:
         store.save()
         return store.document()
+    if config.cluster is not None:
+        return _run_on_cluster(config, store, pending, progress)
     jobs = max(1, min(config.jobs, len(pending)))
     seats = [Seat(config, number) for number in range(jobs)]
     try:
@@ -439,6 +443,29 @@ def run_match(config: MatchConfig, progress: Optional[IO] = sys.stderr) -> dict:
     return store.document()
 
 
+def _run_on_cluster(config: MatchConfig, store: "MatchStore", pending: List[int],
+                    progress: Optional[IO]) -> dict:
+    """``run_match`` on a Dask cluster (``match.cluster``): the preflight here, each game a task
+    on a worker, the files and results.json written here as games come back."""
+    from . import cluster
+    seat = Seat(config, 0)
+    try:
+        preflight(config, seat)
+    finally:
+        seat.kill()
+    bar = Progress(progress, config.games, config.games - len(pending))
+
+    def finished(record: dict, names: Dict[str, str]) -> None:
+        store.add(record, names)
+        bar.update(record, store.document()["summary"])
+
+    try:
+        cluster.play_on_cluster(config, pending, finished)
+    except cluster.ClusterUnavailable as err:
+        raise MatchError(str(err)) from err
+    return store.document()
+
+
 # --------------------------------------------------------------------------- command line
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -453,12 +480,19 @@ def build_parser() -> argparse.ArgumentParser:
                "{game} in a command are replaced per game (the engine is then restarted every game).")
     parser.add_argument("engine_a", help="command line of engine A (Black in games 1, 3, 5...)")
     parser.add_argument("engine_b", help="command line of engine B")
-    parser.add_argument("--variant", default="go", help="go, loose, goncrete, disto or terrain (default go)")
-    parser.add_argument("--size", type=int, default=9, help="board size (default 9)")
-    parser.add_argument("--komi", type=float, help="komi (default: the game's default komi)")
+    parser.add_argument("--variant", help="go, loose, goncrete, disto or terrain (default go, or the set-up's)")
+    parser.add_argument("--size", type=int, help="board size (default 9, or the set-up's)")
+    parser.add_argument("--komi", type=float, help="komi (default: the set-up's, else the game's default komi)")
+    parser.add_argument("--setup", type=Path, metavar="FILE.sgf",
+                        help="start every game from this SGF set-up: rules, size, map, forts and komi "
+                             "(scripts/terrain_setup.py writes one); its moves are not played")
     parser.add_argument("--games", type=int, default=2, help="number of games (default 2)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="games played at once (default: number of cores)")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="play the games on a Dask cluster: a scheduler address (tcp://HOST:8786) or "
+                             "local:N for N worker processes here (pip install '.[cluster]'); default: "
+                             "this machine, --jobs games at once")
     parser.add_argument("--out", type=Path, required=True, help="directory for SGF files, logs and results.json")
     parser.add_argument("--seed", type=int, default=1, help="match seed: maps and {seed} (default 1)")
     clock = parser.add_argument_group("time", "without a time control, a genmove may take up to --move-timeout")
@@ -495,13 +529,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 def config_from_args(args: argparse.Namespace) -> MatchConfig:
     """Validate the command line into a MatchConfig; MatchError with a clear message if wrong."""
+    setup_sgf, template = read_setup(args.setup) if args.setup is not None else (None, None)
+    variant = args.variant if args.variant is not None else \
+        template.rules.name if template is not None else "go"
+    size = args.size if args.size is not None else template.size if template is not None else 9
     try:
-        rules = find_rules(args.variant)
-        rules.check_size(args.size)
-        komi = rules.default_komi if args.komi is None else args.komi
+        rules = find_rules(variant)
+        rules.check_size(size)
+        komi = args.komi if args.komi is not None else \
+            template.komi if template is not None else rules.default_komi_for(size)
         rules.check_komi(komi)
     except EngineError as err:
         raise MatchError(str(err)) from err
+    if template is not None and (template.rules is not rules or template.size != size):
+        raise MatchError(f"--setup {args.setup} is {template.rules.name} on {template.size}x{template.size}, "
+                         f"not {rules.name} on {size}x{size}")
     for name in ("games", "jobs"):
         if getattr(args, name) < 1:
             raise MatchError(f"--{name} must be at least 1")
@@ -524,14 +566,37 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
             split_command(command)
         except ValueError as err:
             raise MatchError(f"bad engine command {command!r}: {err}") from err
-    max_moves = 4 * args.size * args.size if args.max_moves is None else args.max_moves
+    max_moves = 4 * size * size if args.max_moves is None else args.max_moves
     settings = GameSettings(
-        variant=rules.name, size=args.size, komi=float(komi), time_control=control,
+        variant=rules.name, size=size, komi=float(komi), time_control=control,
         move_timeout=args.move_timeout or None, time_margin=args.time_margin,
         command_timeout=args.command_timeout or None, max_moves=max_moves, fair_komi=args.fair_komi,
         engine_scores=not args.no_engine_scores, cleanup=not args.no_cleanup,
-        opening_moves=args.opening_moves)
-    return MatchConfig((args.engine_a, args.engine_b), settings, args.games, args.out, args.jobs, args.seed)
+        opening_moves=args.opening_moves, setup_sgf=setup_sgf)
+    return MatchConfig((args.engine_a, args.engine_b), settings, args.games, args.out, args.jobs, args.seed,
+                       args.cluster)
+
+
+def read_setup(path: Path):
+    """(SGF text, its game before the first move) of a ``--setup`` file; MatchError when it
+    cannot be read, is not one of our games, or holds set-up stones (only the map, the forts and
+    komi are carried to the engines)."""
+    from sgf import SgfError, game_from_sgf
+    try:
+        data = path.read_bytes()
+        game = game_from_sgf(data, 1)
+        text = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError, SgfError) as err:
+        raise MatchError(f"--setup {path}: {err}") from err
+    if game.setup:
+        raise MatchError(f"--setup {path}: set-up stones (AB/AW) are not supported, only map, forts and komi")
+    if game.terrain is not None:
+        from ..rules.terrain_map import TerrainParams
+        defaults = TerrainParams.for_size(game.size)
+        if (game.terrain.forts_per_side, game.terrain.fort_value) != (defaults.forts, defaults.fort_value):
+            raise MatchError(f"--setup {path}: only the default fort count and value can be sent "
+                             f"to engines (terrain_load)")
+    return text, game
 
 
 def _interrupt(signum, frame):

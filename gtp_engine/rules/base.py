@@ -29,7 +29,10 @@ class Rules:
     sgf_ru = "Chinese"               #: human-readable SGF ``RU``
     gogui_id = "Go"                  #: ``gogui-rules_game_id``
     aliases: tuple = ()              #: other names accepted on input (lower case)
-    default_komi = 7.5               #: RULES C7
+    default_komi = 7.5               #: RULES C7, for sizes without a calibrated komi
+    #: the default komi by board size, calibrated by the search and self-play (README "Komi",
+    #: ``scripts/calibrate_komi.py``); other sizes keep ``default_komi``
+    calibrated_komi: dict = {}
     capture = board.CAPTURE_REMOVE   #: board switch: what a placement does to enemy groups
     scoring = board.SCORE_AREA       #: board switch: how the final position is counted
     superko = True                   #: positional superko (Go2) applies
@@ -41,6 +44,11 @@ class Rules:
     meals_are_dead = False           #: final_status_list reports meals as dead (Disto D4)
     min_size = 2
     default_size = 19
+
+    @classmethod
+    def default_komi_for(cls, size: int) -> float:
+        """The default komi on a ``size`` board: the calibrated table, else RULES C7's."""
+        return cls.calibrated_komi.get(size, cls.default_komi)
 
     @classmethod
     def check_size(cls, size: int) -> None:

@@ -173,8 +173,10 @@ class SearchPlayer:
         """The node of the current position in ``tree`` (reusing what it has), or a new tree."""
         ka = _backend.active
         base = tree.base
+        komi_halves = int(round(game.komi * 2))
+        # a tree grown at another komi counted other wins (komi, fair_komi's probes): start anew
         if base is not None and base.history_id == game.history_id and \
-                moves[:len(base.moves)] == base.moves:
+                base.komi_halves == komi_halves and moves[:len(base.moves)] == base.moves:
             node = 0
             to_move = base.color
             for mover, cell in moves[len(base.moves):]:
@@ -188,10 +190,10 @@ class SearchPlayer:
             if node >= 0 and to_move == int(color):
                 if tree.used > COMPACT_AT * tree.capacity or node != 0 and tree.used > 0.9 * tree.capacity:
                     ka.compact(tree.ti, tree.tf, tree.header, node, tree.remap)
-                    tree.base = Base(game.history_id, moves, int(color))
+                    tree.base = Base(game.history_id, moves, int(color), komi_halves)
                     return 0
                 return node
-        return tree.reset(Base(game.history_id, moves, int(color)))
+        return tree.reset(Base(game.history_id, moves, int(color), komi_halves))
 
     # ----------------------------------------------------------------- search
     def search(self, game, color: Color, seconds: Optional[float] = None,

@@ -23,11 +23,12 @@ MAX_DEPTH = 1024                                          #: moves a descent may
 
 @dataclass
 class Base:
-    """The game position at the tree's node 0: its history, moves and side to move."""
+    """The game position at the tree's node 0: its history, moves, side to move and komi."""
 
     history_id: int
     moves: Tuple             #: ((colour, cell), ...) from the start of that history
     color: int               #: the side to move at node 0
+    komi_halves: int = 0     #: the komi the tree's values were counted with (twice, whole)
 
 
 class Tree:

@@ -1,0 +1,164 @@
+"""Calibrate a game's default komi (RULES C7; README "Komi"): the search's fair komi, checked by
+self-play on the match runner.
+
+    python scripts/calibrate_komi.py --variant go --size 9 --estimates 3 --fair-playouts 100000 \
+        --games 16 --playouts 500 --out runs/calibrate-go-9 [--jobs 2 | --cluster tcp://HOST:8786]
+
+1. The estimate: ``--estimates`` runs of the search's fair komi (``search.fairkomi``, the
+   engine's ``fair_komi``) on the empty board, each with ``--fair-playouts`` simulations, one
+   thread and its own seed; Terrain Go runs one per random map (map seeds 1, 2, ..., forts by
+   the search), so its default is the mean over maps. Reported: the mean and a 95% interval
+   (mean +- 1.96 standard errors of the runs).
+2. The default proposed: the mean rounded to the nearest half point that cannot draw (x.5) for
+   games with draws, to the nearest even integer in Loose (no draws; RULES C6).
+3. The check: ``--games`` self-play games at that default (``--playouts`` per move, one
+   thread; A gets a fresh seed every game, B keeps one, so no two games repeat), refereed by
+   the match runner: Black's score (wins, draws as halves) with its 95% Wilson interval, and
+   the median of Black's margins without komi. Weak self-play decides small boards by life
+   and death more than by komi (at 200 playouts on 7x7 Go most games ended with one side's
+   stones all dead, margins of +-49), so the check wants enough playouts to mean anything.
+   ``--games 0`` skips it.
+
+The games are a match directory under ``--out`` (resumable; on a cluster with ``--cluster``).
+"""
+
+import argparse
+import json
+import math
+import shlex
+import statistics
+import sys
+from pathlib import Path
+from typing import List, Optional, Sequence, Tuple
+
+if __package__ in (None, ""):  # run as a file: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    __package__ = "scripts"
+
+from gtp_engine.rules import find_rules  # noqa: E402
+from gtp_engine.match.stats import wilson_interval  # noqa: E402
+
+
+def margins_of(results: dict) -> List[float]:
+    """Black's margins without komi of the scored games of a match's results."""
+    margins = []
+    for game in results["games"]:
+        if game.get("score") is None or game.get("komi") is None:
+            continue
+        black, white = game["score"]
+        margins.append(black - (white - game["komi"]))
+    return margins
+
+
+def median(values: Sequence[float]) -> float:
+    ordered = sorted(values)
+    n = len(ordered)
+    return ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2
+
+
+def proposed_default(rules, estimate: float) -> float:
+    """A default komi near ``estimate`` that the rules accept and that cannot end in a draw:
+    the nearest x.5 where draws exist, the nearest even integer in Loose (no draws, C6)."""
+    if not rules.has_draws:
+        return float(2 * round(estimate / 2))
+    return math.floor(estimate) + 0.5
+
+
+def black_score(results: dict) -> Tuple[float, int]:
+    """(Black's wins plus half the draws, games) of a match."""
+    score, games = 0.0, 0
+    for game in results["games"]:
+        if game["result"].startswith("B+"):
+            score += 1
+        elif game["result"] == "0":
+            score += 0.5
+        games += 1
+    return score, games
+
+
+def run_check(args, komi: float, out: Path) -> dict:
+    from gtp_engine.match.runner import main as match_main
+    engine = [sys.executable, "-m", "gtp_engine", "--playouts", str(args.playouts), "--threads", "1",
+              "--quiet"]
+    options = ["--variant", args.variant, "--size", str(args.size), "--komi", f"{komi:g}",
+               "--games", str(args.games), "--seed", str(args.seed), "--out", str(out),
+               "--no-engine-scores", "--quiet"]
+    options += ["--cluster", args.cluster] if args.cluster else ["--jobs", str(args.jobs)]
+    code = match_main([shlex.join(engine + ["--seed", "{seed}"]), shlex.join(engine + ["--seed", "7"]),
+                       *options])
+    if code != 0:
+        raise SystemExit(code)
+    return json.loads((out / "results.json").read_text())
+
+
+def search_estimates(rules, size: int, runs: int, playouts: int) -> List[dict]:
+    """``runs`` fair komi estimates by the search (seeds 1, 2, ...; one map each in Terrain Go)."""
+    from gtp_engine.game import Game
+    from gtp_engine.search import _backend, fortsearch
+    from gtp_engine.search.fairkomi import estimate_fair_komi
+    from gtp_engine.search.player import SearchPlayer, SearchSettings
+    _backend.compile_now()
+    found = []
+    for seed in range(1, runs + 1):
+        game = Game(rules, size, terrain_seed=seed)
+        if game.terrain is not None:
+            fortsearch.place_forts(game, seed)
+        estimate = estimate_fair_komi(SearchPlayer(SearchSettings(threads=1, seed=seed)), game,
+                                      playouts=playouts)
+        found.append({"seed": seed, "value": estimate.value, "stderr": estimate.stderr,
+                      "komi": estimate.komi, "seconds": round(estimate.seconds, 1)})
+        print(f"  estimate {seed}: {estimate.value:+.2f} +- {estimate.stderr:.2f} "
+              f"({estimate.seconds:.1f} s)", file=sys.stderr, flush=True)
+    return found
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="calibrate_komi", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", default="go")
+    parser.add_argument("--size", type=int, default=9)
+    parser.add_argument("--estimates", type=int, default=3, help="search estimates (default 3)")
+    parser.add_argument("--fair-playouts", type=int, default=100000,
+                        help="simulations per search estimate (default 100000)")
+    parser.add_argument("--games", type=int, default=16, help="self-play games of the check (default 16)")
+    parser.add_argument("--playouts", type=int, default=500, help="per move in the check (default 500)")
+    parser.add_argument("--seed", type=int, default=1, help="match seed (maps, engine seeds)")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--cluster", help="Dask scheduler address or local:N (vargo-match --cluster)")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--json", action="store_true", help="one JSON line instead of text")
+    args = parser.parse_args(argv)
+    rules = find_rules(args.variant)
+    rules.check_size(args.size)
+    estimates = search_estimates(rules, args.size, max(1, args.estimates), args.fair_playouts)
+    values = [e["value"] for e in estimates]
+    mean = sum(values) / len(values)
+    spread = statistics.stdev(values) if len(values) > 1 else estimates[0]["stderr"]
+    half = 1.96 * spread / math.sqrt(len(values))
+    default = proposed_default(rules, mean)
+    report = {"variant": rules.name, "size": args.size, "estimates": estimates, "mean": mean,
+              "interval": [mean - half, mean + half], "default": default,
+              "fair_playouts": args.fair_playouts}
+    if args.games > 0:
+        results = run_check(args, default, args.out / f"check-komi{default:g}")
+        score, games = black_score(results)
+        margins = margins_of(results)
+        report["check"] = {"komi": default, "games": games, "playouts": args.playouts,
+                           "black_score": score, "black_interval": wilson_interval(score, games),
+                           "median_margin": median(margins) if margins else None}
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(f"{rules.name} {args.size}x{args.size}: fair komi {mean:+.2f} (95% {mean - half:+.2f}.."
+              f"{mean + half:+.2f}, {len(values)} search estimates of {args.fair_playouts} simulations), "
+              f"default {default:g}")
+        if "check" in report:
+            c = report["check"]
+            lo, hi = c["black_interval"]
+            print(f"  self-play at {default:g} ({c['playouts']} playouts a move): black "
+                  f"{c['black_score']:g}/{c['games']} ({100 * lo:.0f}%..{100 * hi:.0f}%), "
+                  f"median margin {c['median_margin']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

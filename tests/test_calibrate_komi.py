@@ -1,0 +1,68 @@
+"""The komi calibration (``scripts/calibrate_komi.py``) and the fair komi over maps
+(``scripts/fair_komi_maps.py``): their arithmetic, and one tiny run each on 5x5."""
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from gtp_engine.rules import find_rules
+from scripts import calibrate_komi, fair_komi_maps
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def engines_find_the_package(monkeypatch):
+    paths = [str(REPO)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))
+
+
+@pytest.mark.parametrize("variant,estimate,default", [
+    ("go", 7.0, 7.5), ("go", 6.8, 6.5), ("go", 9.2, 9.5), ("terrain", -3.2, -3.5),
+    ("disto", 0.0, 0.5), ("loose", 3.1, 4.0), ("loose", 2.9, 2.0), ("loose", -5.2, -6.0)])
+def test_the_default_proposed_cannot_draw_and_fits_the_rules(variant, estimate, default):
+    rules = find_rules(variant)
+    assert calibrate_komi.proposed_default(rules, estimate) == default
+    rules.check_komi(default)
+
+
+def test_margins_and_black_score_from_results():
+    results = {"games": [
+        {"score": [30.0, 26.5], "komi": 7.5, "result": "B+3.5"},
+        {"score": [20.0, 36.5], "komi": 7.5, "result": "W+16.5"},
+        {"score": [28.0, 28.0], "komi": 7.0, "result": "0"},
+        {"score": None, "komi": 7.5, "result": "W+R"}]}
+    assert calibrate_komi.margins_of(results) == [11.0, -9.0, 7.0]
+    assert calibrate_komi.black_score(results) == (1.5, 4)
+    assert calibrate_komi.median([11.0, -9.0, 7.0]) == 7.0
+    assert calibrate_komi.median([1.0, 2.0]) == 1.5
+
+
+def test_a_tiny_calibration_runs_the_search_and_the_check(tmp_path, capsys):
+    code = calibrate_komi.main(["--variant", "go", "--size", "5", "--estimates", "2",
+                                "--fair-playouts", "1000", "--games", "2", "--playouts", "20",
+                                "--out", str(tmp_path), "--json"])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert len(report["estimates"]) == 2 and report["interval"][0] <= report["mean"] <= report["interval"][1]
+    assert report["default"] == calibrate_komi.proposed_default(find_rules("go"), report["mean"])
+    assert report["check"]["games"] == 2 and report["check"]["komi"] == report["default"]
+    results = json.loads((tmp_path / f"check-komi{report['default']:g}" / "results.json").read_text())
+    assert all(g["komi"] == report["default"] for g in results["games"])
+
+
+@pytest.mark.slow
+def test_a_tiny_run_over_maps_plays_each_map_at_both_komis(tmp_path, capsys):
+    assert fair_komi_maps.main(["--size", "5", "--maps", "2", "--games", "2", "--playouts", "10",
+                                "--fair-playouts", "500", "--out", str(tmp_path)]) == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert [row["map"] for row in summary["maps"]] == [1, 2]
+    for row in summary["maps"]:
+        fair = json.loads((tmp_path / f"map-{row['map']}" / "fair" / "results.json").read_text())
+        default = json.loads((tmp_path / f"map-{row['map']}" / "default" / "results.json").read_text())
+        assert {g["komi"] for g in fair["games"]} == {row["fair_komi"]}
+        assert {g["komi"] for g in default["games"]} == {7.5}
+        assert fair["games"][0]["map"] == default["games"][0]["map"]
+    assert summary["summary"]["fair"]["games"] == summary["summary"]["default"]["games"] == 4
