@@ -64,8 +64,9 @@ def test_the_engine_starts_from_the_set_up(setup_file):
                           input=b"forts\nterrain_show\nprintsgf\nquit\n", capture_output=True,
                           cwd=REPO, check=True)
     answers = done.stdout.decode().split("\n\n")
-    assert answers[0] == "= " + " ".join(f"{c.letter} {format_vertex(p)}" for c, p in game.forts)
-    assert answers[1] == "= " + game.terrain.to_text(game.forts)
+    forts = " ".join(f"{c.letter} {format_vertex(p)}" for c, p in game.forts)
+    assert answers[0] == "= " + forts
+    assert answers[1] == "= " + game.terrain.to_text(game.forts) + " " + forts
     assert f"KM[{game.komi:g}]" in answers[2]
 
 
