@@ -128,6 +128,32 @@ def test_passes_when_the_opponent_passed_and_the_board_as_it_stands_wins():
     assert move is None   # White wins by komi: two passes end it
 
 
+DISTO_END = """
+    O O . X O X O
+    X X O . O X O
+    X O O O X O X
+    X X X O X . O
+    O O O X O X X
+    O X X X X O O
+    . X . X O O X"""   # a self-play ending: White wins 17.5 to 12 if both pass now
+
+
+def test_the_tree_sees_a_pass_that_ends_the_game_and_wins():
+    # Every white placement left feeds Black or makes a white meal, so White's only good move
+    # after Black's pass is to pass too. A pass has no AMAF statistics and the selection no
+    # exploration term, so the tree only finds it through the pass's prior: the exact result.
+    game = setup("disto", DISTO_END, komi=2.5)
+    assert game.score().winner == Color.WHITE
+    game.play(Color.BLACK, None)
+    analysis = player(1000).search(game, Color.WHITE)
+    assert analysis.best.move is None and analysis.winrate > 0.95
+    # and so Black, one move earlier, sees that passing loses (it had read a win here, never
+    # having tried White's pass)
+    game.undo()
+    analysis = player(1000).search(game, Color.BLACK)
+    assert analysis.winrate < 0.1
+
+
 def test_never_passes_into_a_lost_loose_tie():
     # Equal stones with komi 0: the player of the final pass loses (L5), so after Black's pass
     # White must not pass while a placement is left.

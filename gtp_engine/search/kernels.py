@@ -739,10 +739,17 @@ def _near_fort(st, cell, w):
 
 # --------------------------------------------------------------------------- the tree's steps
 @jit
-def expand(st, zob, work, spare, out, sx, ti, tf, thdr, node, color, last, params, pat3):
-    """Give ``node`` (position ``st``, ``color`` to move) one child per legal placement (not
-    one's own single-point eye where the game says so) and a pass, with their priors.
-    Returns False, changing nothing, when the pool has no room."""
+def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last, passes,
+           params, pat3):
+    """Give ``node`` (position ``st``, ``color`` to move, ``passes`` passes just made) one child
+    per legal placement (not one's own single-point eye where the game says so) and a pass,
+    with their priors. Returns False, changing nothing, when the pool has no room.
+
+    The pass's prior: after the opponent's pass it ends the game, so its prior is the exact
+    result for ``color`` (the tree must see a pass that wins, or it would never try it: a pass
+    has no AMAF statistics and the selection has no exploration term); otherwise a loss while
+    more placements are left than a line of the board, even once the game is nearly over (a
+    pass may then be the best move, as in Disto, where a placement can only feed the enemy)."""
     size = int(st[HDR, H_SIZE])
     w = size + 2
     skip_eyes = params[P_SKIP_EYES] != 0
@@ -778,8 +785,16 @@ def expand(st, zob, work, spare, out, sx, ti, tf, thdr, node, color, last, param
         tf[NF_PVISITS, child] = pv
         tf[NF_PWINS, child] = pw
     ti[NI_MOVE, first + n] = PASS
-    tf[NF_PVISITS, first + n] = params[P_PRIOR_PASS]
-    tf[NF_PWINS, first + n] = 0.0 if n > 0 else params[P_PRIOR_PASS] / 2
+    weight = params[P_PRIOR_PASS]
+    if passes >= 1:
+        win, _ = black_result(st, work, owner, params, color)
+        rate = win if color == BLACK else 1.0 - win
+    elif n <= size:
+        rate = 0.5
+    else:
+        rate = 0.0
+    tf[NF_PVISITS, first + n] = weight
+    tf[NF_PWINS, first + n] = weight * rate
     thdr[T_USED] = used + n + 1
     ti[NI_FIRST, node] = first
     ti[NI_COUNT, node] = n + 1
@@ -828,8 +843,10 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
              root_passes, root_last, rng, params, pat3, hist, path, path_keys, seq, own):
     """One simulation from ``root`` (position ``root_st``, ``color`` to move): descend by
     urgency, expand a leaf that has been visited often enough, play out, score, back up the
-    result (with AMAF) and add the final owners to ``own``. Returns 1, or 0 when the descent
-    met a repeated position (the move is flagged and the simulation counts for nothing)."""
+    result (with AMAF) and add the final owners to ``own`` (Black's counts, White's, then the
+    number of samples; a simulation ended by two passes in the tree adds none). Returns 1, or
+    0 when the descent met a repeated position (the move is flagged and the simulation counts
+    for nothing)."""
     st[:] = root_st
     node = root
     depth = 0
@@ -846,8 +863,8 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
         if ti[NI_FIRST, node] < 0:
             if depth > 0 and tf[NF_VISITS, node] < expand_visits:
                 break
-            if not expand(st, zob, work, spare, out, sx, ti, tf, thdr, node, to_move, last,
-                          params, pat3):
+            if not expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, to_move,
+                          last, passes, params, pat3):
                 break
         child = select(ti, tf, node, params)
         if child < 0:
@@ -888,7 +905,12 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
                                params, pat3, seq, n_seq)
     win, margin = black_result(st, work, owner, params, final)
     _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin)
+    if passes >= 2:
+        # the tree's two passes scored the board as it stands, dead stones on it: no sample
+        # of who owns what once the game is played out
+        return 1
     a = int(st[HDR, H_AREA])
+    own[2 * a] += 1
     for cell in range(a):
         o = owner[cell]
         if o == BLACK:
@@ -1064,7 +1086,7 @@ def warm_all():
         path = np.zeros(64, np.int32)
         path_keys = np.zeros(64, np.int64)
         seq = np.zeros(2 * (4 * size * size + 64), np.int32)
-        own = np.zeros(2 * area, np.int32)
+        own = np.zeros(2 * area + 1, np.int32)
         rng = np.array([12345], np.int64)
         root = new_root(ti, tf, thdr, int(PASS))
         run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, int(root), int(BLACK),

@@ -83,7 +83,9 @@ class Analysis:
     """What a search found, for ``color`` to move. ``moves`` by visits (most first);
     ``ownership`` per point ``row*size + col``, +1 Black always owns it, -1 White;
     ``ownership_stdev`` beside it, the standard deviation of the owner over the playouts
-    (0 when every playout agrees, 1 when they split evenly between Black and White)."""
+    (0 when every playout agrees, 1 when they split evenly between Black and White). Both
+    come from the simulations that played the game out: one that the tree ended by two passes
+    scored the board with its dead stones still on it."""
 
     color: Color
     size: int
@@ -236,8 +238,12 @@ class SearchPlayer:
         root_state = position.state
         hist = self._history_table(game)
         moves = self._cells(game)
-        last = game.last_move
-        root_passes = 1 if last is not None and last.is_pass and last.color != color else 0
+        # The root's own pass never ends the game in the tree, even after the opponent's pass:
+        # a pass that wins as the board stands would take every simulation, and the tree would
+        # never play the game out to see which stones are dead (ownership, clean-up). Whether
+        # to end the game is ``decide``'s to judge; deeper in the tree a pass after a pass ends
+        # it, with its exact result.
+        root_passes = 0
         root_last = moves[-1][1] if moves else 0
         roots = [self._root(tree, game, color, moves) for tree in self._trees]
         for index, space in enumerate(self._spaces):
@@ -372,10 +378,10 @@ class SearchPlayer:
             pv = [move] + _principal_variation(where[0], where[2], w)
             moves.append(MoveInfo(move, int(visits), winrate, pwins / prior_total, lead, pv))
         moves.sort(key=lambda m: (-m.visits, -m.prior))
-        own = np.zeros(2 * w * w, np.float64)
+        own = np.zeros(2 * w * w + 1, np.float64)
         for space in self._spaces:
             own += space.own
-        n = max(simulations, 1)
+        n = max(own[2 * w * w], 1)   # simulations that played the game out
         cells = [(r + 1) * w + c + 1 for r in range(size) for c in range(size)]
         black, white = own[cells], own[[w * w + cell for cell in cells]]
         # a report during the search reads counts the kernels are still adding to, a chunk
