@@ -23,8 +23,7 @@ from gtp_engine.game import Game
 from gtp_engine.gtp import EngineSettings, GtpEngine
 from gtp_engine.gtp.errors import GtpError
 from gtp_engine.rules import find_rules
-from gtp_engine.search.fairkomi import (Probe, _line_zero, estimate_fair_komi,
-                                        nearest_komi)
+from gtp_engine.search.fairkomi import Probe, _line_zero, estimate_fair_komi
 from gtp_engine.search.player import SearchPlayer, SearchSettings
 
 PUBLISHED = {7: 9.0, 9: 7.0}
@@ -36,11 +35,11 @@ def player(seed=0):
 
 # ----------------------------------------------------------------- the estimator's parts
 def test_nearest_komi_follows_each_games_komi_steps():
-    assert nearest_komi(find_rules("go"), 8.8) == 9.0
-    assert nearest_komi(find_rules("go"), 8.7) == 8.5
-    assert nearest_komi(find_rules("terrain"), -3.3) == -3.5
-    assert nearest_komi(find_rules("loose"), 3.2) == 4.0     # even integers only (C6, L6)
-    assert nearest_komi(find_rules("loose"), -2.9) == -2.0
+    assert find_rules("go").nearest_komi(8.8) == 9.0
+    assert find_rules("go").nearest_komi(8.7) == 8.5
+    assert find_rules("terrain").nearest_komi(-3.3) == -3.5
+    assert find_rules("loose").nearest_komi(3.2) == 4.0     # even integers only (C6, L6)
+    assert find_rules("loose").nearest_komi(-2.9) == -2.0
 
 
 def test_the_line_through_the_probes_crosses_one_half_at_the_fair_komi():
@@ -161,7 +160,7 @@ def test_gtp_fair_komi_before_the_forts_says_so():
 def test_gtp_fair_komi_after_forts_in_terrain_go():
     engine = engine_for("terrain", 7, forts_auto=True, fort_playouts=0)
     engine.place_auto_forts()
-    assert nearest_komi(find_rules("terrain"), float(engine.run_command("fair_komi", []))) \
+    assert find_rules("terrain").nearest_komi(float(engine.run_command("fair_komi", []))) \
         == float(engine.run_command("fair_komi", []))
 
 

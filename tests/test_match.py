@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gtp_engine.match.referee import Clock, TimeControl, nearest_komi
+from gtp_engine.match.referee import Clock, TimeControl
 from gtp_engine.match.runner import main
 from gtp_engine.match.stats import elo_difference, format_summary, summarize, wilson_interval
 from gtp_engine.rules import find_rules
@@ -402,7 +402,7 @@ def test_fair_komi_is_the_average_of_the_estimates_given(tmp_path, capsys, answe
     ("loose", 2.9, 2), ("loose", 3.2, 4), ("loose", -5.1, -6),  # Loose takes even integers only
 ])
 def test_nearest_komi_the_rules_accept(rules, estimate, komi):
-    assert nearest_komi(find_rules(rules), estimate) == komi
+    assert find_rules(rules).nearest_komi(estimate) == komi
 
 
 # --------------------------------------------------------------------------- resume

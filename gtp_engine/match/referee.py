@@ -328,7 +328,7 @@ class Referee:
             print(f"warning: game {self.spec.index + 1}: no engine gave a fair komi estimate; "
                   f"playing at komi {_komi_text(self.game.komi)}", file=sys.stderr, flush=True)
             return
-        komi = nearest_komi(self.game.rules, sum(estimates) / len(estimates))
+        komi = self.game.rules.nearest_komi(sum(estimates) / len(estimates))
         self.game.set_komi(komi)
         self.both(f"komi {_komi_text(komi)}")
 
@@ -500,19 +500,6 @@ class Referee:
                 outcome.terrain = game.terrain.to_text()
                 outcome.forts = tuple(f"{c.letter} {format_vertex(p)}" for c, p in game.forts)
         return outcome
-
-
-def nearest_komi(rules, value: float) -> float:
-    """The komi the rules accept that is nearest to ``value`` (multiples of 0.5, then whole and
-    even numbers, for games that only take those)."""
-    for step in (0.5, 1.0, 2.0):
-        komi = round(value / step) * step
-        try:
-            rules.check_komi(komi)
-            return komi
-        except EngineError:
-            continue
-    return rules.default_komi
 
 
 def _plus(timeout: Optional[float], seconds: float) -> Optional[float]:

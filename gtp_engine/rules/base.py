@@ -63,6 +63,19 @@ class Rules:
         if komi * 2 != int(komi * 2):
             raise RulesError(f"{cls.name} komi must be a multiple of 0.5, not {komi!r}")
 
+    @classmethod
+    def nearest_komi(cls, value: float) -> float:
+        """The komi these rules accept that is nearest to ``value``: a multiple of 0.5, else of
+        1, else of 2 (Loose takes even integers only, C6); ``default_komi`` if none is."""
+        for step in (0.5, 1.0, 2.0):
+            komi = round(value / step) * step
+            try:
+                cls.check_komi(komi)
+                return float(komi)
+            except RulesError:
+                continue
+        return float(cls.default_komi)
+
     @staticmethod
     def check_komi_is_a_number(komi: float) -> None:
         """Raise RulesError unless ``komi`` is a finite number of reasonable size."""

@@ -22,7 +22,7 @@ margin it expects is biased towards that komi, while ``w(k) = 1/2`` is exactly t
 Margins start the probes near the answer (measured here: within about one point of the
 published values on 7x7 and 9x9 Go, README "Komi").
 
-The answer is rounded to a komi the rules accept (``nearest_komi``: multiples of 0.5, even
+The answer is rounded to a komi the rules accept (``Rules.nearest_komi``: multiples of 0.5, even
 integers in Loose). Probing komis the rules would refuse (a half point in Loose) is fine: the
 probes search a private copy and never set the game's komi.
 """
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import List, Optional
 
 from ..coords import Color
-from ..errors import EngineError, RulesError
+from ..errors import RulesError
 from . import _backend
 
 DEFAULT_SECONDS = 20.0      #: budget of ``fair_komi`` without an argument
@@ -81,19 +81,6 @@ class FairKomi:
             lines.append(f"  probe komi {p.komi:+6.1f}: black wins {100 * p.winrate:5.1f}%, "
                          f"black margin without komi {p.margin:+6.2f} ({p.simulations} simulations)")
         return "\n".join(lines)
-
-
-def nearest_komi(rules, value: float) -> float:
-    """The komi ``rules`` accept that is nearest to ``value``: a multiple of 0.5, else of 1,
-    else of 2 (Loose takes even integers only, RULES C6)."""
-    for step in (0.5, 1.0, 2.0):
-        komi = round(value / step) * step
-        try:
-            rules.check_komi(komi)
-            return float(komi)
-        except EngineError:
-            continue
-    return float(rules.default_komi)
 
 
 def _black_view(analysis, color: Color, komi: float):
@@ -218,4 +205,4 @@ def estimate_fair_komi(player, game, seconds: Optional[float] = None,
     else:
         (value, stderr), method = _margin_estimate(done), "margin"
     stderr = max(stderr, MIN_STDERR) if math.isfinite(stderr) else stderr
-    return FairKomi(nearest_komi(game.rules, value), value, stderr, method, done)
+    return FairKomi(game.rules.nearest_komi(value), value, stderr, method, done)
