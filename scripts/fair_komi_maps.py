@@ -62,6 +62,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--playouts", type=int, default=200, help="per move in the games")
     parser.add_argument("--fair-playouts", type=int, default=20000,
                         help="simulations in all for each map's fair komi (default 20000)")
+    parser.add_argument("--map-option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a map setting, as terrain_generate takes it (e.g. fort_value=12); repeatable")
     parser.add_argument("--default-komi", type=float, help="compare with this komi instead of the default")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
@@ -77,7 +79,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         setup = folder / "setup.sgf"
         if not setup.exists():
-            game, comment = make_setup(args.size, map_seed, seed=map_seed, seconds=None,
+            game, comment = make_setup(args.size, map_seed, args.map_option, seed=map_seed, seconds=None,
                                        playouts=args.fair_playouts)
             setup.write_bytes(setup_sgf(game, comment))
         from sgf import game_from_sgf

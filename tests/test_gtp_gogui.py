@@ -161,7 +161,7 @@ def test_file_open_then_go_to_move_replays_the_file_through_the_ruler(tmp_path):
     ruler_reads_board(ruler)
     player.ok("boardsize 9")
     player.ok("clear_board")
-    player.ok("komi 6")
+    player.ok(f"komi {target.komi:g}")                         # the file's KM
     ruler.ok("clear_board")
     assert ruler_reads_board(ruler)[2] == "black"
     # Go to Move 40: clear_board, every move from the start in Move.toString form, read back
@@ -207,12 +207,12 @@ def test_a_refused_komi_is_also_a_warning_on_stderr():
     engine = GtpProcess(LOOSE_9)
     assert engine.send("komi 6.5") == (False, "loose komi must be an even integer, not 6.5")
     assert engine.send("komi 7_5")[0] is False
-    engine.ok("komi 4")
+    engine.ok("komi 2")
     code, stderr = engine.close()
     warnings = [line for line in stderr.splitlines() if "komi refused" in line]
     assert len(warnings) == 2, stderr
     assert "loose komi must be an even integer, not 6.5" in warnings[0]
-    assert "keeps komi 6" in warnings[0] and "-komi 6" in warnings[0]
+    assert "keeps komi 4" in warnings[0] and "-komi 4" in warnings[0]   # Loose 9x9's default
     assert "'7_5'" in warnings[1]
 
 

@@ -76,9 +76,30 @@ def search_ready() -> bool:
     return _backend.compiled() or _backend.cache_is_warm()
 
 
-def evaluate(game, color: Color, point: Point, seed: int, playouts: int, player=None) -> float:
+def fort_balance(game, analysis, color: Color) -> float:
+    """The points ``color`` expects from the forts (T7) by the search's ownership: the
+    opponent's forts that end in ``color``'s territory, less ``color``'s own that end in the
+    opponent's, each weighed by the fort's value. The chance that a point ends as Black's,
+    ``p_b``, and as White's, ``p_w``, follow from its mean owner ``p_b - p_w`` and its spread
+    (the mean square of the owner is ``p_b + p_w``; neutral points count for nobody)."""
+    size = game.size
+    black = 0.0
+    for owner, (row, col) in game.forts:
+        index = row * size + col
+        mean = analysis.ownership[index]
+        spread = analysis.ownership_stdev[index] if analysis.ownership_stdev else 0.0
+        square = min(1.0, spread * spread + mean * mean)
+        p_black, p_white = (square + mean) / 2, (square - mean) / 2
+        black += p_black if owner == Color.WHITE else -p_white
+    black *= game.fort_value
+    return black if color == Color.BLACK else -black
+
+
+def evaluate(game, color: Color, point: Point, seed: int, playouts: int, player=None,
+             by: str = "margin") -> float:
     """``color``'s expected margin after a fort on ``point`` and the heuristic's forts after it,
-    by a search of the position after the forts (its mean score over all simulations)."""
+    by a search of the position after the forts (its mean score over all simulations); or,
+    ``by="forts"``, only what the forts are expected to bring (``fort_balance``)."""
     from .player import SearchPlayer, SearchSettings
     if player is None:
         player = SearchPlayer(SearchSettings(threads=1, seed=seed, max_memory_mb=SEARCH_MEMORY_MB))
@@ -88,6 +109,8 @@ def evaluate(game, color: Color, point: Point, seed: int, playouts: int, player=
     player.clear()
     to_move = trial.to_move
     analysis = player.search(trial, to_move, playouts=playouts, early_stop=False)
+    if by == "forts":
+        return fort_balance(trial, analysis, color)
     visits = sum(m.visits for m in analysis.moves)
     if visits == 0:
         return 0.0
@@ -96,7 +119,7 @@ def evaluate(game, color: Color, point: Point, seed: int, playouts: int, player=
 
 
 def choose_fort(game, color: Color, seed: int = 0, playouts: Optional[int] = None,
-                candidates: int = CANDIDATES) -> Point:
+                candidates: int = CANDIDATES, by: str = "margin") -> Point:
     """The point ``genfort`` proposes for ``color`` (module docstring); changes nothing.
 
     ``playouts`` per candidate (default ``playouts_per_candidate``); 0, or kernels that have
@@ -118,7 +141,7 @@ def choose_fort(game, color: Color, seed: int = 0, playouts: Optional[int] = Non
         player = SearchPlayer(SearchSettings(threads=1, seed=seed + round_number,
                                              max_memory_mb=SEARCH_MEMORY_MB))
         for point in field:
-            values[point].append(evaluate(game, color, point, seed, playouts, player))
+            values[point].append(evaluate(game, color, point, seed, playouts, player, by))
         # the better half goes on, each candidate by its mean so far (ties: heuristic order)
         field = sorted(field, key=lambda p: (-_mean(values[p]), ranked.index(p)))
         field = field[:max(1, (len(field) + 1) // 2)]
