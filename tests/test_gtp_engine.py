@@ -433,3 +433,19 @@ def test_printsgf_keeps_a_loaded_files_other_properties_until_a_new_game(tmp_pat
     assert "XX[custom]" in gtp(engine, "printsgf")
     gtp(engine, "clear_board")
     assert "XX[custom]" not in gtp(engine, "printsgf") and "PB[Ann]" not in gtp(engine, "printsgf")
+
+
+def test_terrain_load_takes_the_fort_count_and_value():
+    """A set-up with other forts than the size's (T2, T7) reaches an engine whole: the match
+    runner sends ``terrain_load MAP forts=N fort_value=N``."""
+    engine = make_engine("terrain", 9)
+    gtp(engine, "terrain_load ........./........./........./........./........./"
+                "........./........./........./......... forts=3 fort_value=12")
+    assert (engine.game.forts_per_side, engine.game.fort_value) == (3, 12)
+    for color in "wbwbwb":
+        gtp(engine, f"genfort {color}")
+    assert engine.game.fort_turn is None and len(engine.game.forts) == 6
+    before = gtp(engine, "terrain_show")
+    assert "forts=N and fort_value=N" in refused(engine, "terrain_load ...../...../...../...../..... water=3")
+    assert "fort_value needs a whole number" in refused(engine, "terrain_load ...../...../...../...../..... fort_value=x")
+    assert gtp(engine, "terrain_show") == before

@@ -122,3 +122,22 @@ def test_sabaki_reads_the_set_up_with_its_map_markup(setup_file):
     assert root["VR"] == ["terrain"] and root["KM"] == [f"{game.komi:g}"]
     assert len(root["TR"]) + len(root["SQ"]) == sum(1 for k in game.terrain.kinds if k)
     assert sorted(label.split(":")[1] for label in root["LB"]) == ["FB", "FB", "FW", "FW"]
+
+
+def test_a_match_carries_a_set_ups_own_fort_count_and_value(tmp_path, capsys):
+    """A set-up with more forts, worth more, than the size's defaults (T2, T7): both engines
+    are told (``terrain_load MAP forts=N fort_value=N``) and every game scores with them."""
+    path = tmp_path / "s.sgf"
+    assert terrain_setup.main(["--size", "7", "--map-seed", "2", "--map-option", "forts=2",
+                               "--map-option", "fort_value=5", "--fort-playouts", "0",
+                               "--komi", "0.5", "-o", str(path)]) == 0
+    game = sgf.game_from_sgf(path.read_bytes())
+    assert (game.terrain.forts_per_side, game.terrain.fort_value, len(game.forts)) == (2, 5, 4)
+    out = tmp_path / "m"
+    fake = [shlex.join([sys.executable, str(FAKE), "--seed", str(i)]) for i in (1, 2)]
+    assert match_main([*fake, "--setup", str(path), "--games", "1", "--out", str(out)]) == 0
+    capsys.readouterr()
+    record = json.loads((out / "results.json").read_text())["games"][0]
+    assert len(record["forts"]) == 4
+    log = (out / "logs" / "game-0001.gtp.log").read_text()
+    assert f"A >> terrain_load {game.terrain.to_text()} forts=2 fort_value=5" in log

@@ -85,14 +85,20 @@ def terrain_generate(engine, args):
 
 @TABLE.command("terrain_load")
 def terrain_load(engine, args):
-    """``terrain_load MAP [strict] [COLOR VERTEX ...]``: an explicit map (the board takes its
-    size); checked against RULES T1 only with ``strict``. Forts written ``w``/``b`` in the map
-    (as ``terrain_show`` writes them) are placed too: in the order the colour-vertex pairs after
-    the map give (as ``terrain_show`` and ``forts`` write it), else White's and Black's
-    alternately, each side's in reading order."""
-    from ..rules.terrain_map import TerrainMap
-    expect(args, 1, -1, usage="terrain_load MAP [strict] [COLOR VERTEX ...]")
-    words = args[1:]
+    """``terrain_load MAP [strict] [forts=N] [fort_value=N] [COLOR VERTEX ...]``: an explicit
+    map (the board takes its size); checked against RULES T1 only with ``strict``. ``forts``
+    (per side) and ``fort_value`` default to the size's (T2, T7), as in ``terrain_generate``.
+    Forts written ``w``/``b`` in the map (as ``terrain_show`` writes them) are placed too: in
+    the order the colour-vertex pairs after the map give (as ``terrain_show`` and ``forts``
+    write it), else White's and Black's alternately, each side's in reading order."""
+    from ..rules.terrain_map import TerrainMap, TerrainParams
+    expect(args, 1, -1, usage="terrain_load MAP [strict] [forts=N] [fort_value=N] [COLOR VERTEX ...]")
+    options = [w for w in args[1:] if "=" in w]
+    for word in options:
+        if word.partition("=")[0] not in ("forts", "fort_value"):
+            raise GtpError(f"terrain_load takes forts=N and fort_value=N (the map gives the rest), "
+                           f"not {quote(word)}")
+    words = [w for w in args[1:] if "=" not in w]
     strict = [i for i in (0, len(words) - 1) if words and words[i].lower() == "strict"][:1]
     if strict:  # before the pairs, or after them (a terrain_show answer pasted, then strict)
         del words[strict[0]]
@@ -101,6 +107,9 @@ def terrain_load(engine, args):
     game = engine.game
     _require_terrain(game)
     terrain = TerrainMap.from_text(args[0])
+    if options:
+        params = TerrainParams.parse_options(terrain.size, options)
+        terrain = TerrainMap.from_text(args[0], params.forts, params.fort_value)
     if strict:
         terrain.validate()
     in_map = TerrainMap.forts_in_text(args[0])

@@ -31,7 +31,7 @@ from gtp_engine.coords import Color, format_vertex, parse_vertex
 from gtp_engine.errors import EngineError, IllegalMoveError
 from gtp_engine.game import Game
 from gtp_engine.rules import find_rules
-from gtp_engine.rules.terrain_map import TerrainMap, generate_map
+from gtp_engine.rules.terrain_map import TerrainMap, TerrainParams, generate_map
 
 from .gtp_client import (DEFAULT_COMMAND_TIMEOUT, EngineDied, EngineTimeout, GtpCommandError,
                          GtpEngine, GtpFailure, MalformedResponse)
@@ -260,10 +260,10 @@ class Referee:
         rules = find_rules(s.variant)
         template = s.setup_game()
         if template is not None:    # the same map and forts in every game (terrain_setup.py)
-            map_text = template.terrain.to_text() if template.terrain is not None else None
+            terrain = template.terrain
         else:
-            map_text = generate_map(s.size, self.spec.pair_seed).to_text() if rules.has_terrain else None
-        terrain = TerrainMap.from_text(map_text) if map_text is not None else None
+            terrain = generate_map(s.size, self.spec.pair_seed) if rules.has_terrain else None
+        map_text = terrain.to_text() if terrain is not None else None
         self.game = Game(rules, s.size, s.komi, terrain=terrain)
         for label in LABELS:
             if self.knows(label, "variant"):
@@ -272,7 +272,7 @@ class Referee:
             self.ask(label, "clear_board")
             self.ask(label, f"komi {_komi_text(s.komi)}")
         if map_text is not None:
-            self.both(f"terrain_load {map_text}")
+            self.both(f"terrain_load {map_text}{_fort_options(terrain)}")
             if template is not None:
                 self._copy_forts(template.forts)
             self._place_forts()
@@ -500,6 +500,14 @@ class Referee:
                 outcome.terrain = game.terrain.to_text()
                 outcome.forts = tuple(f"{c.letter} {format_vertex(p)}" for c, p in game.forts)
         return outcome
+
+
+def _fort_options(terrain: TerrainMap) -> str:
+    """``terrain_load``'s words for a fort count or value other than the size's defaults."""
+    defaults = TerrainParams.for_size(terrain.size)
+    words = [f" forts={terrain.forts_per_side}"] if terrain.forts_per_side != defaults.forts else []
+    words += [f" fort_value={terrain.fort_value}"] if terrain.fort_value != defaults.fort_value else []
+    return "".join(words)
 
 
 def _plus(timeout: Optional[float], seconds: float) -> Optional[float]:

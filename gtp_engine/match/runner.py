@@ -590,12 +590,6 @@ def read_setup(path: Path):
         raise MatchError(f"--setup {path}: {err}") from err
     if game.setup:
         raise MatchError(f"--setup {path}: set-up stones (AB/AW) are not supported, only map, forts and komi")
-    if game.terrain is not None:
-        from ..rules.terrain_map import TerrainParams
-        defaults = TerrainParams.for_size(game.size)
-        if (game.terrain.forts_per_side, game.terrain.fort_value) != (defaults.forts, defaults.fort_value):
-            raise MatchError(f"--setup {path}: only the default fort count and value can be sent "
-                             f"to engines (terrain_load)")
     return text, game
 
 

@@ -82,7 +82,9 @@ class FakeEngine:
         return ""
 
     def terrain_load(self, a):
-        self.new_game(TerrainMap.from_text(a[0]))
+        counts = dict(word.split("=") for word in a[1:] if "=" in word)
+        self.new_game(TerrainMap.from_text(a[0], int(counts.get("forts", 0)) or None,
+                                           int(counts.get("fort_value", 0)) or None))
         return ""
 
     def genfort(self, a):
