@@ -39,8 +39,8 @@ def test_a_searched_fort_is_a_candidate_and_the_same_every_time():
     assert (list(game.forts), game.history_id) == before
 
 
-def test_the_search_weighs_the_candidates_by_the_owners_margin():
-    """Round one searches all six with the seed, round two the better three with the next
+def test_the_search_weighs_the_candidates_by_what_the_forts_bring_their_owner():
+    """Round one searches all ten with the seed, round two the better five with the next
     seed; the best mean wins."""
     from gtp_engine.search.player import SearchPlayer, SearchSettings
     game = terrain_game()
@@ -51,10 +51,51 @@ def test_the_search_weighs_the_candidates_by_the_owners_margin():
         return fortsearch.evaluate(game, W, point, 2, 64, player)
 
     first = {p: value(p, 0) for p in ranked}
-    better = sorted(ranked, key=lambda p: (-first[p], ranked.index(p)))[:3]
+    better = sorted(ranked, key=lambda p: (-first[p], ranked.index(p)))[:5]
     means = {p: (first[p] + value(p, 1)) / 2 for p in better}
     assert fortsearch.choose_fort(game, W, seed=2, playouts=64) == \
         min(better, key=lambda p: (-means[p], ranked.index(p)))
+
+
+def test_fort_balance_counts_forts_in_enemy_territory_by_their_value():
+    """T7 by ownership: a point's mean owner is p_b - p_w and its mean square p_b + p_w."""
+    from gtp_engine.rules.terrain_map import TerrainMap
+    from gtp_engine.search.player import Analysis
+    game = Game("terrain", 9, terrain=TerrainMap.plain(9))   # two forts each, worth 3
+    fort_points = [(0, 0), (8, 8), (0, 8), (8, 0)]       # W, B, W, B
+    for color, point in zip([W, B, W, B], fort_points):
+        game.place_fort(color, point)
+    ownership, spread = [0.0] * 81, [0.0] * 81
+    ownership[0] = 1.0                                   # White's A1: Black's for sure: +3
+    ownership[80], spread[80] = -0.5, 0.5                # Black's J9: p_b 0, p_w 0.5: -1.5
+    ownership[8], spread[8] = 0.0, 1.0                   # White's J1: p_b = p_w = 0.5: +1.5
+    # Black's A9 stays neutral (a seki, dame): nothing
+    analysis = Analysis(B, 9, ownership=ownership, ownership_stdev=spread)
+    assert abs(fortsearch.fort_balance(game, analysis, B) - 3.0) < 1e-9
+    assert abs(fortsearch.fort_balance(game, analysis, W) + 3.0) < 1e-9
+
+
+def test_a_fort_in_enemy_territory_is_counted_lost_by_the_search():
+    # White's fort on B2 sits in Black's corner, open only at C4, which Black closes: the
+    # search sees the fort end in Black's territory, worth 12 to Black (T7).
+    import diagrams
+    from gtp_engine.rules.terrain_map import TerrainMap
+    from gtp_engine.search.player import SearchPlayer, SearchSettings
+    terrain = TerrainMap.from_text("/".join(["......."] * 7), forts_per_side=1, fort_value=12)
+    game = Game("terrain", 7, -12.5, terrain=terrain)
+    game.place_fort(W, (1, 1))
+    game.place_fort(B, (0, 0))
+    diagrams.setup_game(game, """
+        . . . . . . .
+        . . . . . . .
+        O O O O . . .
+        . . . X O . .
+        X X . X O . .
+        . . . X O . .
+        . . . X O . .""")
+    analysis = SearchPlayer(SearchSettings(playouts=1500, threads=1)).search(game, B)
+    assert fortsearch.fort_balance(game, analysis, B) > 0.8 * 12
+    assert fortsearch.fort_balance(game, analysis, W) < -0.8 * 12
 
 
 def test_no_playouts_or_no_compiled_kernels_mean_the_heuristic(monkeypatch):
@@ -72,10 +113,10 @@ def test_place_forts_places_every_fort_white_first():
 
 
 def test_the_fort_budget_follows_size_and_playouts():
-    assert fortsearch.playouts_per_candidate(19) == 166
-    assert fortsearch.playouts_per_candidate(13) == 355
-    assert fortsearch.playouts_per_candidate(9) == fortsearch.MAX_PLAYOUTS == 600
-    assert EngineSettings().fort_budget(9) == 600
+    assert fortsearch.playouts_per_candidate(19) == 277
+    assert fortsearch.playouts_per_candidate(13) == 591
+    assert fortsearch.playouts_per_candidate(9) == fortsearch.MAX_PLAYOUTS == 1200
+    assert EngineSettings().fort_budget(9) == 1200
     assert EngineSettings(playouts=50).fort_budget(9) == 50
     assert EngineSettings(playouts=50, fort_playouts=0).fort_budget(9) == 0
 

@@ -8,12 +8,14 @@ The heuristic of ``forts`` proposes; the search decides:
 2. For each candidate: a copy of the game gets the fort there, then every fort still due is
    placed by the heuristic (each side answers as today's ``--forts`` would), and the search
    player searches the position after the forts (Black to move) with a fixed budget.
-3. Each candidate is worth the expected margin its position leaves the fort's owner (the
-   root's mean score over all simulations, Black's margin turned to the owner's side). One
-   such search is noisy (measured on 13x13: a standard deviation of 2 to 5 points between
-   seeds, against 0 to 7 points between candidates), so the better half of the candidates is
-   searched again with the next seed (``ROUNDS``) and the best mean wins; ties go to the
-   heuristic's order.
+3. Each candidate is worth what the forts are expected to bring its owner (``fort_balance``:
+   by the search's ownership of the fort points, the opponent's forts that end in the owner's
+   territory less the owner's that end in the opponent's, times the fort's value, T7). That
+   is what a fort changes, and it is far less noisy than the whole board's expected margin,
+   which was the first measure: one search's margin varied between seeds (2 to 5 points on
+   13x13) as much as between candidates, so the choice was close to random among them. The
+   better half of the candidates is searched again with the next seed (``ROUNDS``) and the
+   best mean wins; ties go to the heuristic's order.
 
 Every search uses one thread, ``playouts_per_candidate`` simulations and a seed from ``seed``, so the
 choice is the same in every process and on every machine for the same map, forts, stones and
@@ -39,17 +41,17 @@ from ..rules.terrain_map import StableRandom
 from . import _backend
 from .forts import JITTER, auto_forts, choose_fort as heuristic_fort, fort_candidates, fort_score
 
-CANDIDATES = 6                   #: heuristic candidates each fort choice searches
+CANDIDATES = 10                  #: heuristic candidates each fort choice searches
 ROUNDS = 2                       #: searches of the better half again, with another seed
-WORK_PER_CANDIDATE = 60000       #: simulations times board points per candidate and round
-MAX_PLAYOUTS = 600               #: per candidate and round, on small boards
+WORK_PER_CANDIDATE = 100000      #: simulations times board points per candidate and round
+MAX_PLAYOUTS = 1200              #: per candidate and round, on small boards
 MIN_PLAYOUTS = 64
 SEARCH_MEMORY_MB = 64            #: the fort searches' own small trees
 
 
 def playouts_per_candidate(size: int) -> int:
-    """Simulations per candidate and round: about the same work on every board (166 on 19x19,
-    355 on 13x13, 600 on 9x9), at most ``MAX_PLAYOUTS``."""
+    """Simulations per candidate and round: about the same work on every board (277 on 19x19,
+    591 on 13x13, 1200 on 9x9), at most ``MAX_PLAYOUTS``."""
     return max(MIN_PLAYOUTS, min(MAX_PLAYOUTS, WORK_PER_CANDIDATE // (size * size)))
 
 
@@ -96,10 +98,11 @@ def fort_balance(game, analysis, color: Color) -> float:
 
 
 def evaluate(game, color: Color, point: Point, seed: int, playouts: int, player=None,
-             by: str = "margin") -> float:
-    """``color``'s expected margin after a fort on ``point`` and the heuristic's forts after it,
-    by a search of the position after the forts (its mean score over all simulations); or,
-    ``by="forts"``, only what the forts are expected to bring (``fort_balance``)."""
+             by: str = "forts") -> float:
+    """What ``color`` expects from the forts (``fort_balance``) after a fort on ``point`` and
+    the heuristic's forts after it, by a search of the position after the forts; with
+    ``by="margin"``, the whole expected margin instead (its mean score over all simulations:
+    the first measure, kept to compare)."""
     from .player import SearchPlayer, SearchSettings
     if player is None:
         player = SearchPlayer(SearchSettings(threads=1, seed=seed, max_memory_mb=SEARCH_MEMORY_MB))
@@ -119,7 +122,7 @@ def evaluate(game, color: Color, point: Point, seed: int, playouts: int, player=
 
 
 def choose_fort(game, color: Color, seed: int = 0, playouts: Optional[int] = None,
-                candidates: int = CANDIDATES, by: str = "margin") -> Point:
+                candidates: int = CANDIDATES, by: str = "forts") -> Point:
     """The point ``genfort`` proposes for ``color`` (module docstring); changes nothing.
 
     ``playouts`` per candidate (default ``playouts_per_candidate``); 0, or kernels that have
