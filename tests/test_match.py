@@ -361,6 +361,16 @@ def test_terrain_engines_share_the_map_and_place_forts_in_turn(tmp_path, capsys)
         assert [(c.letter, p) for c, p in replayed.forts] == [
             (f.split()[0], _point(f.split()[1], 7)) for f in g["forts"]]
         assert replayed.score().result == g["result"]
+        # forts_lost: the forts (T7) that ended in the opponent's territory, by their owner
+        owners = replayed.position.owner_map(replayed.rules.scoring)
+        lost = {"A": 0, "B": 0}
+        for colour, (row, col) in replayed.forts:
+            if owners[row * 7 + col] == colour.opponent:
+                lost[g[colour.word]] += 1
+        assert g["forts_lost"] == lost
+    summary = results["summary"]["forts_lost"]
+    assert [summary[label][1] for label in "AB"] == [4, 4]
+    assert sum(summary[label][0] for label in "AB") == sum(sum(g["forts_lost"].values()) for g in games)
 
 
 def _point(vertex, size):

@@ -197,6 +197,8 @@ class GameOutcome:
     cpu_seconds: Dict[str, Optional[float]] = field(default_factory=dict)
     terrain: Optional[str] = None
     forts: Tuple[str, ...] = ()
+    #: per label, its forts that ended in the opponent's territory (T7; scored Terrain games)
+    forts_lost: Dict[str, int] = field(default_factory=dict)
 
     @property
     def moves(self) -> int:
@@ -444,6 +446,12 @@ class Referee:
         outcome = self._outcome(score.result, winner, reason, detail)
         outcome.score = (score.black, score.white)
         outcome.engine_scores = engine_scores
+        if self.game.forts:
+            owners = self.game.position.owner_map(self.game.rules.scoring)
+            outcome.forts_lost = {label: 0 for label in LABELS}
+            for color, (row, col) in self.game.forts:
+                if owners[row * self.game.size + col] == color.opponent:
+                    outcome.forts_lost[self.label_of[color]] += 1
         return outcome
 
     def _engine_scores(self) -> Dict[str, Optional[str]]:

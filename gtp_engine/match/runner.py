@@ -295,6 +295,7 @@ def game_record(config: MatchConfig, spec: GameSpec, outcome: GameOutcome, sgf_n
         "score": list(outcome.score) if outcome.score is not None else None,
         "map": outcome.terrain,
         "forts": list(outcome.forts),
+        "forts_lost": outcome.forts_lost,
         "seconds": {label: round(sum(outcome.move_seconds[label]), 3) for label in LABELS},
         "genmoves": {label: len(outcome.move_seconds[label]) for label in LABELS},
         "cpu_seconds": outcome.cpu_seconds,

@@ -83,7 +83,20 @@ def summarize(records: Iterable[dict]) -> dict:
         "pairs": _pairs(records),
         "reasons": dict(Counter(r["reason"] for r in records).most_common()),
         "engine_score_disagreements": _score_disagreements(records),
+        "forts_lost": _forts_lost(records),
     }
+
+
+def _forts_lost(records: List[dict]) -> Optional[Dict[str, List[int]]]:
+    """Per label, [forts that ended in the opponent's territory, forts placed] over the scored
+    games with forts (Terrain Go, T7): how well each engine places its forts. None without."""
+    counts = {"A": [0, 0], "B": [0, 0]}
+    scored = [r for r in records if r.get("forts_lost")]
+    for r in scored:
+        for label in ("A", "B"):
+            counts[label][0] += r["forts_lost"][label]
+            counts[label][1] += len(r["forts"]) // 2
+    return counts if scored else None
 
 
 def _pairs(records: List[dict]) -> Dict[str, int]:
@@ -153,6 +166,10 @@ def format_summary(summary: dict, names: Dict[str, str]) -> str:
         lines.append(f"pairs (colours swapped): A won both {pairs['A']}, split {pairs['split']}, "
                      f"B won both {pairs['B']}")
     lines.append("ended by: " + ", ".join(f"{reason} {count}" for reason, count in summary["reasons"].items()))
+    lost = summary.get("forts_lost")
+    if lost:
+        lines.append("forts that ended in the opponent's territory: "
+                     + ", ".join(f"{label} {lost[label][0]}/{lost[label][1]}" for label in ("A", "B")))
     disagreements = summary["engine_score_disagreements"]
     if any(disagreements.values()):
         lines.append("engines' own final_score disagreed with the referee: "
