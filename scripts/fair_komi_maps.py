@@ -47,6 +47,16 @@ def match(args, setup: Path, out: Path, komi: Optional[float]) -> dict:
     return json.loads((out / "results.json").read_text())
 
 
+def correlation(xs: Sequence[float], ys: Sequence[float]) -> float:
+    """Pearson's correlation of two series (nan when either does not vary)."""
+    mx, my = statistics.mean(xs), statistics.mean(ys)
+    sx = math.sqrt(sum((x - mx) ** 2 for x in xs))
+    sy = math.sqrt(sum((y - my) ** 2 for y in ys))
+    if sx == 0 or sy == 0:
+        return math.nan
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / (sx * sy)
+
+
 def mean_result(results: dict) -> float:
     """Black's mean margin with komi over the scored games."""
     values = [g["score"][0] - g["score"][1] for g in results["games"] if g.get("score")]
@@ -110,6 +120,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     fair_komis = [r["fair_komi"] for r in rows]
     print(f"fair komi over {len(rows)} maps: mean {statistics.mean(fair_komis):+.1f}, "
           f"sd {statistics.pstdev(fair_komis):.1f}, from {min(fair_komis):+g} to {max(fair_komis):+g}")
+    # Margins say more than wins: a map's games at both komis give Black's mean margin before
+    # komi, which the map's fair komi should follow if it tells maps apart.
+    margins = [statistics.mean([r["fair_result"] + r["fair_komi"], r["default_result"] + default])
+               for r in rows]
+    summary["margin_before_komi"] = {"mean": statistics.mean(margins),
+                                     "correlation_with_fair_komi": correlation(fair_komis, margins)}
+    print(f"Black's mean margin before komi over the maps' games: {statistics.mean(margins):+.1f}; "
+          f"its correlation with the maps' fair komi {summary['margin_before_komi']['correlation_with_fair_komi']:+.2f}")
     (args.out / "summary.json").write_text(json.dumps({"maps": rows, "summary": summary}, indent=1))
     return 0
 

@@ -2,6 +2,7 @@
 (``scripts/fair_komi_maps.py``): their arithmetic, and one tiny run each on 5x5."""
 
 import json
+import math
 import os
 from pathlib import Path
 
@@ -53,6 +54,12 @@ def test_a_tiny_calibration_runs_the_search_and_the_check(tmp_path, capsys):
     assert all(g["komi"] == report["default"] for g in results["games"])
 
 
+def test_the_maps_margins_are_compared_with_their_fair_komi_by_correlation():
+    assert fair_komi_maps.correlation([1, 2, 3], [2, 4, 7]) == pytest.approx(0.9934, abs=1e-4)
+    assert fair_komi_maps.correlation([1, 2, 3], [3, 2, 1]) == pytest.approx(-1.0)
+    assert math.isnan(fair_komi_maps.correlation([5, 5, 5], [1, 2, 3]))
+
+
 @pytest.mark.slow
 def test_a_tiny_run_over_maps_plays_each_map_at_both_komis(tmp_path, capsys):
     assert fair_komi_maps.main(["--size", "5", "--maps", "2", "--games", "2", "--playouts", "10",
@@ -66,3 +73,5 @@ def test_a_tiny_run_over_maps_plays_each_map_at_both_komis(tmp_path, capsys):
         assert {g["komi"] for g in default["games"]} == {7.5}
         assert fair["games"][0]["map"] == default["games"][0]["map"]
     assert summary["summary"]["fair"]["games"] == summary["summary"]["default"]["games"] == 4
+    assert -1 <= summary["summary"]["margin_before_komi"]["correlation_with_fair_komi"] <= 1 or \
+        math.isnan(summary["summary"]["margin_before_komi"]["correlation_with_fair_komi"])
