@@ -373,6 +373,35 @@ def test_terrain_engines_share_the_map_and_place_forts_in_turn(tmp_path, capsys)
     assert sum(summary[label][0] for label in "AB") == sum(sum(g["forts_lost"].values()) for g in games)
 
 
+def test_map_options_set_every_random_map(tmp_path, capsys):
+    """``--map-option``: random maps with other settings (here two forts each, worth 5, on
+    7x7), sent to the engines with ``terrain_load``, and part of what a resume must share."""
+    out = tmp_path / "m"
+    options = ("--variant", "terrain", "--size", "7", "--games", "2", "--no-engine-scores",
+               "--map-option", "forts=2", "--map-option", "fort_value=5")
+    code, results, _, _ = run_match(capsys, out, fake("--seed", "1"), fake("--seed", "2"), *options)
+    assert code == 0
+    assert results["settings"]["map_options"] == ["forts=2", "fort_value=5"]
+    for g in results["games"]:
+        assert [f[0] for f in g["forts"]] == ["w", "b", "w", "b"]
+        assert f"A >> terrain_load {g['map']} forts=2 fort_value=5" in transcript(out, g["index"])
+        replayed = parse_sgf(out, g)
+        assert replayed.score().result == g["result"] and replayed.fort_value == 5
+    code, _, _, stderr = run_match(capsys, out, fake("--seed", "1"), fake("--seed", "2"),
+                                   *options[:-2], "--games", "3")
+    assert code == 2 and "map_options" in stderr
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--variant", "go", "--map-option", "forts=1"], "--map-option sets Terrain Go's random maps"),
+    (["--variant", "terrain", "--map-option", "water=500"], "--map-option: "),
+    (["--variant", "terrain", "--map-option", "lakes=2"], "--map-option: "),
+])
+def test_bad_map_options_are_refused(tmp_path, capsys, options, message):
+    code, results, _, stderr = run_match(capsys, tmp_path / "m", fake(), fake(), *options)
+    assert code == 2 and results is None and message in stderr
+
+
 def _point(vertex, size):
     from gtp_engine.coords import parse_vertex
     return parse_vertex(vertex, size)

@@ -153,6 +153,8 @@ class GameSettings:
     cleanup: bool = True
     opening_moves: int = 0
     setup_sgf: Optional[str] = None      #: every game starts from this set-up (map, forts, komi)
+    #: Terrain Go's random maps with these ``key=value`` settings (as ``terrain_generate``)
+    map_options: Tuple[str, ...] = ()
 
     def setup_game(self) -> Optional[Game]:
         """The game of ``setup_sgf`` before its first move (its map, forts and komi), or None."""
@@ -264,7 +266,9 @@ class Referee:
         if template is not None:    # the same map and forts in every game (terrain_setup.py)
             terrain = template.terrain
         else:
-            terrain = generate_map(s.size, self.spec.pair_seed) if rules.has_terrain else None
+            terrain = generate_map(s.size, self.spec.pair_seed,
+                                   TerrainParams.parse_options(s.size, s.map_options)) \
+                if rules.has_terrain else None
         map_text = terrain.to_text() if terrain is not None else None
         self.game = Game(rules, s.size, s.komi, terrain=terrain)
         for label in LABELS:

@@ -89,6 +89,7 @@ class MatchConfig:
             "fair_komi": s.fair_komi, "cleanup": s.cleanup and s.engine_scores,
             "opening_moves": s.opening_moves, "seed": self.seed,
             "setup": None if s.setup_sgf is None else hashlib.sha256(s.setup_sgf.encode()).hexdigest(),
+            **({"map_options": list(s.map_options)} if s.map_options else {}),
         }
 
     def spec(self, index: int) -> GameSpec:
@@ -524,6 +525,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-cleanup", action="store_true",
                         help="score two passes at once, even when an engine's final_score disputes the "
                              "result (default: one clean-up phase with kgs-genmove_cleanup, as on KGS)")
+    parser.add_argument("--map-option", action="append", default=[], metavar="KEY=VALUE",
+                        help="Terrain Go: a setting of every random map, as terrain_generate takes it "
+                             "(mountains, water, groups=MIN-MAX, min_group, forts, fort_value); repeatable")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     return parser
 
@@ -542,6 +546,14 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
         rules.check_komi(komi)
     except EngineError as err:
         raise MatchError(str(err)) from err
+    if args.map_option:
+        if not rules.has_terrain or template is not None:
+            raise MatchError("--map-option sets Terrain Go's random maps (not a --setup file's map)")
+        from ..rules.terrain_map import TerrainParams
+        try:
+            TerrainParams.parse_options(size, args.map_option).check(size)
+        except EngineError as err:
+            raise MatchError(f"--map-option: {err}") from err
     if template is not None and (template.rules is not rules or template.size != size):
         raise MatchError(f"--setup {args.setup} is {template.rules.name} on {template.size}x{template.size}, "
                          f"not {rules.name} on {size}x{size}")
@@ -573,7 +585,7 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
         move_timeout=args.move_timeout or None, time_margin=args.time_margin,
         command_timeout=args.command_timeout or None, max_moves=max_moves, fair_komi=args.fair_komi,
         engine_scores=not args.no_engine_scores, cleanup=not args.no_cleanup,
-        opening_moves=args.opening_moves, setup_sgf=setup_sgf)
+        opening_moves=args.opening_moves, setup_sgf=setup_sgf, map_options=tuple(args.map_option))
     return MatchConfig((args.engine_a, args.engine_b), settings, args.games, args.out, args.jobs, args.seed,
                        args.cluster)
 
