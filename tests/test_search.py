@@ -154,6 +154,25 @@ def test_the_tree_sees_a_pass_that_ends_the_game_and_wins():
     assert analysis.winrate < 0.1
 
 
+def test_does_not_pass_while_the_opponent_could_use_the_move():
+    # Move 29 of a game against GNU Go: Black leads as the board stands (the open top counts
+    # as Black's, it touches only black stones) and its best move gains nothing on that count,
+    # but a pass hands White the move, and White invades the top. Black passed here, and lost.
+    game = setup("go", """
+        . . . . . . . . .
+        . X . . . . . X .
+        . . . . . . . . .
+        X X X X X . . X .
+        O X O O O X X . .
+        O O O . . O O X .
+        . . . O . O . O X
+        . . . . . . . O X
+        . . . . . . . O .""", komi=7.5)
+    assert game.score().winner == Color.BLACK
+    for seed in range(2):
+        assert best(game, Color.BLACK, playouts=4000, seed=seed) is not None
+
+
 def test_never_passes_into_a_lost_loose_tie():
     # Equal stones with komi 0: the player of the final pass loses (L5), so after Black's pass
     # White must not pass while a placement is left.
