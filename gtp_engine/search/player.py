@@ -404,7 +404,8 @@ class SearchPlayer:
           tie rule of the game applied to the final passer), and in area-scored games only
           when no opponent stone that the search sees dead is left on the board; besides, the
           opponent has just passed, or playing on gains nothing (the best move's expected
-          margin is no better than the margin now). A hopeless game (every move below
+          margin is no better than the margin now), the board is settled and the opponent's
+          reply to our pass gains nothing (``_pass_gives_nothing``). A hopeless game (every move below
           ``HOPELESS``) may be passed out.
         - When a pass is not right, the most visited placement; when dead opponent stones keep
           us from passing (or always in ``cleanup``, GTP ``kgs-genmove_cleanup``), a move that
