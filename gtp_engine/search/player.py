@@ -135,6 +135,7 @@ class SearchPlayer:
         self._trees: List[Tree] = []
         self._spaces: List[Workspace] = []
         self._low: dict = {}          # colour -> own moves in a row below the resign threshold
+        self._seconds_left: Optional[float] = None   # what the move being decided may still use
         self._lock = threading.Lock()
 
     # ----------------------------------------------------------------- memory
@@ -394,7 +395,8 @@ class SearchPlayer:
                         sum(tree.used for tree in self._trees), ownership_stdev=stdev.tolist())
 
     # ----------------------------------------------------------------- the move to play
-    def decide(self, game, color: Color, analysis: Analysis, cleanup: bool = False):
+    def decide(self, game, color: Color, analysis: Analysis, cleanup: bool = False,
+               seconds_left: Optional[float] = None):
         """The move ``genmove`` plays for ``color`` from ``analysis``: a point, None (pass) or
         ``"resign"``.
 
@@ -405,7 +407,8 @@ class SearchPlayer:
           when no opponent stone that the search sees dead is left on the board; besides, the
           opponent has just passed, or playing on gains nothing (the best move's expected
           margin is no better than the margin now), the board is settled and the opponent's
-          reply to our pass gains nothing (``_pass_gives_nothing``). A hopeless game (every move below
+          reply to our pass gains nothing (``_pass_gives_nothing``, a search within
+          ``seconds_left``, what the move's time budget still allows, when there is one). A hopeless game (every move below
           ``HOPELESS``) may be passed out.
         - When a pass is not right, the most visited placement; when dead opponent stones keep
           us from passing (or always in ``cleanup``, GTP ``kgs-genmove_cleanup``), a move that
@@ -431,6 +434,7 @@ class SearchPlayer:
                 return move
         if not placements:
             return None
+        self._seconds_left = seconds_left
         if pass_legal and self._pass_is_right(game, color, analysis, placements, dead):
             return None
         if dead and (analysis.best.move is None or self._pass_is_right(game, color, analysis,
@@ -476,8 +480,9 @@ class SearchPlayer:
         invasion: the game was lost)."""
         trial = game.copy()
         trial.play(color, None)
-        reply = self.search(trial, color.opponent, playouts=max(200, analysis.simulations // 2),
-                            early_stop=False)
+        seconds = None if self._seconds_left is None else max(0.05, self._seconds_left)
+        reply = self.search(trial, color.opponent, seconds=seconds,
+                            playouts=max(200, analysis.simulations // 2), early_stop=False)
         if not reply.moves:
             return True
         return -reply.score_lead >= margin - 0.5 and 1.0 - reply.winrate >= best.winrate - 0.05
@@ -554,7 +559,8 @@ class SearchPlayer:
         analysis = self.search(game, color, seconds=seconds,
                                playouts=self.settings.playouts if seconds is not None else None,
                                progress=progress, progress_interval=progress_interval)
-        move = self.decide(game, color, analysis, cleanup)
+        move = self.decide(game, color, analysis, cleanup,
+                           None if seconds is None else seconds - analysis.seconds)
         if move not in (None, "resign") and game.illegal_reason(color, move) is not None:
             # a move the tree never entered can still break superko: take the next legal one
             legal = [m.move for m in analysis.moves
