@@ -1,6 +1,8 @@
 """The games' own commands (INTERFACE.md, "extensions for the games"): rules, terrain, forts,
 what the last move did."""
 
+from dataclasses import replace
+
 from ..errors import quote
 from .args import expect, parse_color, parse_float, parse_int, parse_point
 from .drawing import effect_lines
@@ -109,7 +111,7 @@ def terrain_load(engine, args):
     terrain = TerrainMap.from_text(args[0])
     if options:
         params = TerrainParams.parse_options(terrain.size, options)
-        terrain = TerrainMap.from_text(args[0], params.forts, params.fort_value)
+        terrain = replace(terrain, forts_per_side=params.forts, fort_value=params.fort_value)
     if strict:
         terrain.validate()
     in_map = TerrainMap.forts_in_text(args[0])

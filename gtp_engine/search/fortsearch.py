@@ -97,12 +97,9 @@ def fort_balance(game, analysis, color: Color) -> float:
     return black if color == Color.BLACK else -black
 
 
-def evaluate(game, color: Color, point: Point, seed: int, playouts: int, player=None,
-             by: str = "forts") -> float:
+def evaluate(game, color: Color, point: Point, seed: int, playouts: int, player=None) -> float:
     """What ``color`` expects from the forts (``fort_balance``) after a fort on ``point`` and
-    the heuristic's forts after it, by a search of the position after the forts; with
-    ``by="margin"``, the whole expected margin instead (its mean score over all simulations:
-    the first measure, kept to compare)."""
+    the heuristic's forts after it, by a search of the position after the forts."""
     from .player import SearchPlayer, SearchSettings
     if player is None:
         player = SearchPlayer(SearchSettings(threads=1, seed=seed, max_memory_mb=SEARCH_MEMORY_MB))
@@ -110,19 +107,12 @@ def evaluate(game, color: Color, point: Point, seed: int, playouts: int, player=
     trial.place_fort(color, point)
     auto_forts(trial, seed)
     player.clear()
-    to_move = trial.to_move
-    analysis = player.search(trial, to_move, playouts=playouts, early_stop=False)
-    if by == "forts":
-        return fort_balance(trial, analysis, color)
-    visits = sum(m.visits for m in analysis.moves)
-    if visits == 0:
-        return 0.0
-    lead = sum(m.visits * m.score_lead for m in analysis.moves) / visits
-    return lead if to_move == color else -lead
+    analysis = player.search(trial, trial.to_move, playouts=playouts, early_stop=False)
+    return fort_balance(trial, analysis, color)
 
 
 def choose_fort(game, color: Color, seed: int = 0, playouts: Optional[int] = None,
-                candidates: int = CANDIDATES, by: str = "forts") -> Point:
+                candidates: int = CANDIDATES) -> Point:
     """The point ``genfort`` proposes for ``color`` (module docstring); changes nothing.
 
     ``playouts`` per candidate (default ``playouts_per_candidate``); 0, or kernels that have
@@ -144,7 +134,7 @@ def choose_fort(game, color: Color, seed: int = 0, playouts: Optional[int] = Non
         player = SearchPlayer(SearchSettings(threads=1, seed=seed + round_number,
                                              max_memory_mb=SEARCH_MEMORY_MB))
         for point in field:
-            values[point].append(evaluate(game, color, point, seed, playouts, player, by))
+            values[point].append(evaluate(game, color, point, seed, playouts, player))
         # the better half goes on, each candidate by its mean so far (ties: heuristic order)
         field = sorted(field, key=lambda p: (-_mean(values[p]), ranked.index(p)))
         field = field[:max(1, (len(field) + 1) // 2)]

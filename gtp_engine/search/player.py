@@ -135,7 +135,6 @@ class SearchPlayer:
         self._trees: List[Tree] = []
         self._spaces: List[Workspace] = []
         self._low: dict = {}          # colour -> own moves in a row below the resign threshold
-        self._seconds_left: Optional[float] = None   # what the move being decided may still use
         self._lock = threading.Lock()
 
     # ----------------------------------------------------------------- memory
@@ -434,17 +433,16 @@ class SearchPlayer:
                 return move
         if not placements:
             return None
-        self._seconds_left = seconds_left
-        if pass_legal and self._pass_is_right(game, color, analysis, placements, dead):
+        if pass_legal and self._pass_is_right(game, color, analysis, placements, dead, seconds_left):
             return None
-        if dead and (analysis.best.move is None or self._pass_is_right(game, color, analysis,
-                                                                        placements, [])):
+        if dead and (analysis.best.move is None or
+                     self._pass_is_right(game, color, analysis, placements, [], seconds_left)):
             move = self._cleanup_move(game, color, placements, dead)
             if move is not None:
                 return move
         return placements[0].move
 
-    def _pass_is_right(self, game, color, analysis, placements, dead) -> bool:
+    def _pass_is_right(self, game, color, analysis, placements, dead, seconds_left) -> bool:
         if dead:
             return False
         opponent_passed = game.last_move is not None and game.last_move.is_pass \
@@ -468,10 +466,11 @@ class SearchPlayer:
             return True
         standing = sign * (score.black - score.white)
         return self._settled_board(game, analysis) and \
-            self._pass_gives_nothing(game, color, best, analysis, max(standing, best.score_lead))
+            self._pass_gives_nothing(game, color, best, analysis, max(standing, best.score_lead),
+                                     seconds_left)
 
     def _pass_gives_nothing(self, game, color: Color, best: MoveInfo, analysis: Analysis,
-                            margin: float) -> bool:
+                            margin: float, seconds_left: Optional[float]) -> bool:
         """Whether passing now keeps ``margin`` (ours: the board as it stands or our best move's,
         the better) and our win rate: the opponent, given the move, gains at most half a point
         or 5% of win rate (searched with half this move's simulations). The best move's margin
@@ -480,7 +479,7 @@ class SearchPlayer:
         invasion: the game was lost)."""
         trial = game.copy()
         trial.play(color, None)
-        seconds = None if self._seconds_left is None else max(0.05, self._seconds_left)
+        seconds = None if seconds_left is None else max(0.05, seconds_left)
         reply = self.search(trial, color.opponent, seconds=seconds,
                             playouts=max(200, analysis.simulations // 2), early_stop=False)
         if not reply.moves:
