@@ -73,23 +73,24 @@ def _fill_cache_in_subprocess():
     fill_cache_in_subprocess("gtp_engine.board.warmup")
 
 
-def fill_cache_in_subprocess(module: str):
+def fill_cache_in_subprocess(module: str, *options: str):
     """Compile in a child process (``python -m module``), so the compile never holds this
-    process's GIL. The child gets a pipe as stdin that only we hold: if we die while it waits
-    for another compile, it sees end of file and leaves (engines started and stopped by a test
-    run leave no orphans). The search's warm-up uses it too."""
+    process's GIL. The child reports its progress on our stderr. It gets a pipe as stdin that
+    only we hold: if we die while it waits for another compile, it sees end of file and
+    leaves (engines started and stopped by a test run leave no orphans). The search's
+    warm-up uses it too. Returns whether the child succeeded."""
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
-    child = subprocess.Popen([sys.executable, "-m", module, "--quiet", "--exit-with-parent"],
-                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE, env=env)
-    errors = child.stderr.read()
+    child = subprocess.Popen([sys.executable, "-m", module, "--progress", "--exit-with-parent",
+                              *options], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                             env=env)
     child.wait()
     child.stdin.close()
     if child.returncode != 0:
-        _log.warning("%s subprocess failed (%s); compiling in-process", module,
-                     errors.decode(errors="replace").strip()[-500:])
+        _log.warning("%s subprocess failed (exit code %s); compiling in-process", module,
+                     child.returncode)
+    return child.returncode == 0
 
 
 def start_warmup() -> threading.Thread:

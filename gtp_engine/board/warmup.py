@@ -1,7 +1,9 @@
 """``python -m gtp_engine.board.warmup``: compile every board kernel into the numba cache.
 
 Run it once at install or in CI; afterwards the engine loads the compiled kernels in a moment.
-The engine also runs it in the background at start (``board.start_warmup``).
+The engine also runs it in the background at start (``board.start_warmup``), with
+``--progress``: each kernel numba finishes is reported on stderr (``report_compiles``), so that
+nobody wonders whether the engine hangs during the first minute on a new machine.
 """
 
 import argparse
@@ -71,10 +73,53 @@ def leave_when_parent_leaves(compiling: threading.Event) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+@contextlib.contextmanager
+def report_compiles(label: str, out=None):
+    """While active, write one line to ``out`` (stderr) for each kernel numba compiles whose
+    compile was not started by another one (an entry point and, inside it, everything it
+    calls), and one for each kernel such an entry point calls, with the time so far: the
+    progress of a first compile."""
+    from numba.core import event
+
+    out = sys.stderr if out is None else out
+    start = time.perf_counter()
+    depth = [0]
+    count = [0]
+
+    class Listener(event.Listener):
+        def on_start(self, ev):
+            if depth[0] == 0 and count[0] == 0:   # not when another process compiled it all
+                out.write(f"vargo: compiling the {label} kernels for this machine, once "
+                          "(about a minute of CPU; later starts load them in a second)\n")
+            depth[0] += 1
+
+        def on_end(self, ev):
+            depth[0] -= 1
+            name = getattr(ev.data.get("dispatcher"), "py_func", None)
+            name = getattr(name, "__name__", "?")
+            if depth[0] == 0:
+                count[0] += 1
+                out.write(f"vargo: compiling the {label} kernels: {name} ready "
+                          f"({count[0]} done, {time.perf_counter() - start:.0f} s)\n")
+            elif depth[0] == 1:   # what the entry point calls: the big ones take a minute
+                out.write(f"vargo: compiling the {label} kernels:   ... {name} "
+                          f"({time.perf_counter() - start:.0f} s)\n")
+            out.flush()
+
+    listener = Listener()
+    event.register("numba:compile", listener)
+    try:
+        yield
+    finally:
+        event.unregister("numba:compile", listener)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gtp_engine.board.warmup",
                                      description="compile the board kernels into the numba cache")
     parser.add_argument("--quiet", action="store_true", help="print nothing")
+    parser.add_argument("--progress", action="store_true",
+                        help="report each compiled kernel on stderr")
     parser.add_argument("--exit-with-parent", action="store_true",
                         help="give up while waiting for another compile when stdin closes")
     args = parser.parse_args(argv)
@@ -85,9 +130,11 @@ def main(argv=None) -> int:
     with one_compile_at_a_time():
         compiling.set()
         from . import kernels
-        kernels.warm_all()
+        with report_compiles("board") if args.progress else contextlib.nullcontext():
+            kernels.warm_all()
     if not args.quiet:
-        print(f"board kernels ready in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+        print(f"vargo: board kernels ready in {time.perf_counter() - start:.1f} s",
+              file=sys.stderr)
     if args.exit_with_parent:
         # the thread watching stdin would block the interpreter's shutdown on stdin's lock
         # (a fatal error, so the parent would think the compile failed): leave at once

@@ -7,9 +7,15 @@ kernels call the compiled board kernels; numba's cache does not notice a change 
 a cached function calls into, so the search's compile is stamped with the content of both
 sources, and a stale cache of the search kernels is dropped before a new compile.
 
-- ``start_warmup()``: after the board's warm-up, compile (in a child process, unless the stamp
-  says the cache is warm) and switch to the compiled kernels.
-- ``compile_now()``: the same in the calling thread (scripts, tests, benchmarks).
+- ``start_warmup()``: the engine calls it at start. On a machine that never compiled these
+  sources, two children compile side by side (each on a core): the search kernels with the
+  board kernels they call, and the board's other entry points (``board.start_warmup``). Then
+  the compiled search kernels are loaded here and switched in (``ready`` is set), before the
+  first ``genmove`` in the usual case: loading takes a second or two, not the minute of a
+  search. ``wait_compiled`` lets a search wait for them as long as its budget allows.
+- ``compile_now()``: board and search, in the calling thread (scripts, tests, benchmarks).
+- ``load_search()``: the search kernels only (the compiled board kernels they call are inside
+  their compiled code), in the calling thread.
 """
 
 import hashlib
@@ -39,7 +45,8 @@ def _load_mirror():
 
 
 mirror = _load_mirror()
-active = mirror          #: the search kernels in use; the player reads it at every search
+active = mirror          #: the search kernels in use; the player reads it at every chunk
+ready = threading.Event()  #: set once the compiled search kernels are in use
 _lock = threading.Lock()
 _thread = None
 
@@ -58,7 +65,19 @@ def compiled() -> bool:
 
 def cache_is_warm() -> bool:
     """Whether these kernels were compiled before on this machine (loading takes seconds)."""
-    return board_warmup.cache_is_warm(stamp()) and board_warmup.cache_is_warm()
+    return board_warmup.cache_is_warm(stamp())
+
+
+def warming_up() -> bool:
+    """Whether the background warm-up is still on its way to the compiled kernels."""
+    return _thread is not None and _thread.is_alive() and not ready.is_set()
+
+
+def wait_compiled(timeout: float) -> bool:
+    """Wait at most ``timeout`` seconds for the compiled kernels; whether they are in use."""
+    if not ready.is_set() and warming_up():
+        ready.wait(max(0.0, timeout))
+    return compiled()
 
 
 def _drop_stale_cache():
@@ -71,11 +90,12 @@ def _drop_stale_cache():
             pass
 
 
-def compile_now():
-    """Compile (or load from the cache) the board and search kernels and use them from now
-    on; blocks the caller (a minute or two on a cold cache, seconds on a warm one)."""
+def load_search():
+    """Compile (or load from the cache) the search kernels and use them from now on; the
+    board kernels they call are compiled into them, so the board's own warm-up may still be
+    running. Blocks the caller (about a minute of CPU on a cold cache, a second or two on a
+    warm one)."""
     global active
-    board_backend.compile_now()
     with _lock:
         if active is mirror:
             name = stamp()
@@ -85,22 +105,32 @@ def compile_now():
                 module = importlib.import_module("gtp_engine.search.kernels")
                 module.warm_all()
             active = module
+            ready.set()
     return active
+
+
+def compile_now():
+    """Compile (or load from the cache) the board and search kernels and use them from now
+    on; blocks the caller (a minute or two on a cold cache, seconds on a warm one)."""
+    board_backend.compile_now()
+    return load_search()
 
 
 def _warm_in_background():
     try:
-        board_backend.start_warmup().join()
-        if not board_warmup.cache_is_warm(stamp()):
-            board_backend.fill_cache_in_subprocess("gtp_engine.search.warmup")
-        compile_now()
+        board = board_backend.start_warmup()   # its own child, on the other core
+        if not cache_is_warm():
+            board_backend.fill_cache_in_subprocess("gtp_engine.search.warmup", "--search-only")
+        load_search()
         _log.info("compiled search kernels in use")
+        board.join()
     except Exception:  # the mirror keeps working; say why the fast path is missing
         _log.exception("could not compile the search kernels; staying with pure Python")
 
 
 def start_warmup() -> threading.Thread:
-    """Start compiling the board and search kernels in the background (idempotent)."""
+    """Start compiling (or loading) the board and search kernels in the background
+    (idempotent); returns the thread."""
     global _thread
     with _lock:
         if _thread is None:

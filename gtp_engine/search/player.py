@@ -10,6 +10,7 @@ every point, and the speed. ``decide`` turns an analysis into the move ``genmove
 It reads a ``game.Game`` and never changes it: simulations copy the position's state.
 """
 
+import logging
 import math
 import threading
 import time
@@ -27,11 +28,15 @@ from .params import make_params
 from .tree import BYTES_PER_NODE, Base, Tree, Workspace
 
 K = _backend.mirror
+_log = logging.getLogger(__name__)
 _ZOBRIST = board_backend.mirror.zobrist_keys()
 
 DEFAULT_MAX_MEMORY_MB = 1024     #: the trees of all threads together (a 2-core 24 GB machine)
 DEFAULT_PLAYOUTS = 5000          #: per move when neither playouts nor time are set
 MIRROR_TIME_CAP = 5.0            #: seconds a fixed-playout search may take before the compile
+MIRROR_SHARE = 0.2               #: of a timed budget, kept for the mirror if loading is late
+MAX_LOAD_WAIT = 30.0             #: seconds a fixed-playout search waits for a warm load
+MAX_COMPILE_WAIT = 600.0         #: and for a first compile
 CHUNK_SECONDS = 0.02             #: simulations run between two looks at the clock
 DEAD = 0.5                       #: ownership beyond which a stone counts as dead
 RESIGN_MOVES = 3                 #: own moves in a row below the threshold before resigning
@@ -223,8 +228,7 @@ class SearchPlayer:
             playouts = self.settings.playouts
             if seconds is None and playouts is None:
                 playouts = DEFAULT_PLAYOUTS
-        if not _backend.compiled() and _backend.cache_is_warm():
-            _backend.compile_now()   # compiled before: loading takes seconds, the mirror minutes
+        self._await_compiled(start, seconds, playouts, stop)
         ka = _backend.active
         if ka is K and playouts is not None and seconds is None:
             seconds = MIRROR_TIME_CAP   # the pure-Python mirror: answer within reason
@@ -258,7 +262,7 @@ class SearchPlayer:
 
         def worker(i):
             tree, space = self._trees[i], self._spaces[i]
-            chunk = 16
+            chunk = 16 if _backend.compiled() else 1   # the mirror runs a dozen a second
             while not done.is_set():
                 if stop is not None and stop.is_set():
                     break
@@ -267,6 +271,7 @@ class SearchPlayer:
                     break
                 t0 = time.perf_counter()
                 c0 = time.thread_time()
+                ka = _backend.active   # the compiled kernels take over as soon as they arrive
                 counts[i] += int(ka.run(root_state, space.state, _ZOBRIST, space.work,
                                         space.spare, space.out, space.owner, space.scratch,
                                         tree.ti, tree.tf, tree.header, int(roots[i]),
@@ -297,6 +302,38 @@ class SearchPlayer:
         analysis = self._analysis(game, color, roots, sum(counts), time.perf_counter() - start)
         analysis.cpu_seconds = sum(cpu)
         return analysis
+
+    @staticmethod
+    def _await_compiled(start, seconds, playouts, stop) -> None:
+        """Before a search while the compiled kernels are not in use yet. They are on their
+        way (the engine's background warm-up): loading from the cache takes a second or two,
+        so a search waits for them as long as its budget allows, keeping ``MIRROR_SHARE`` of
+        a timed budget to search with the mirror if they are late; a first compile takes a
+        minute, so a timed search does not wait but starts with the mirror and switches at
+        its next chunk, and a fixed-playout search waits (it has no clock and promised the
+        full search). Nobody warming up (scripts): load them here when the cache is warm."""
+        if _backend.compiled():
+            return
+        if not _backend.warming_up():
+            if _backend.cache_is_warm():
+                _backend.load_search()
+            return
+        loading = _backend.cache_is_warm()
+        if seconds is not None:
+            if not loading:
+                return
+            wait = seconds * (1.0 - MIRROR_SHARE) - (time.perf_counter() - start)
+        elif loading:
+            wait = MAX_LOAD_WAIT
+        else:
+            wait = MAX_COMPILE_WAIT
+            _log.warning("waiting for the first compile of the search kernels (progress above)")
+        deadline = time.perf_counter() + wait
+        while not _backend.compiled() and (stop is None or not stop.is_set()):
+            left = deadline - time.perf_counter()
+            if left <= 0 or not _backend.warming_up():
+                break
+            _backend.wait_compiled(min(left, 0.05))
 
     def _watch(self, worker, done, game, color, roots, counts, start, deadline, progress,
                interval, early_stop):

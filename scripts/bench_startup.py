@@ -1,0 +1,150 @@
+"""Start-up benchmark: fresh engine processes, started the way a frontend or a match runner
+starts them, and what their first moves get.
+
+Warm cache (default): for each of ``--runs`` new processes, the time until ``name`` is
+answered, then ``genmove b`` and ``genmove w`` sent at once with ``--time`` seconds a move:
+each move's simulations, its wall time and whether it searched with the compiled kernels (from
+the search summary on stderr). The first move should get about as many simulations as the
+second.
+
+``--cold``: the same from an empty numba cache (``NUMBA_CACHE_DIR`` in a new temporary folder,
+which also makes the engine's compile stamps new): the time until ``name``, and until a first
+``genmove`` that searched with the compiled kernels (a fixed-playout genmove waits for them).
+``--venv`` first installs this checkout into a fresh virtual environment (``pip install .``,
+the README's first command without ``-e``) and times that too; the cold start then runs with
+that environment's Python.
+
+    python scripts/bench_startup.py --runs 5
+    python scripts/bench_startup.py --cold
+    python scripts/bench_startup.py --cold --venv
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from gtp_engine.match.gtp_client import GtpEngine  # noqa: E402
+
+_SUMMARY = re.compile(r"^(\d+) simulations in ([0-9.]+) s \([^,]*, [^,]*, (compiled|pure Python)",
+                      re.M)
+
+
+class Engine:
+    """A fresh engine process with its stderr in a temporary file."""
+
+    def __init__(self, python: str, options, env=None):
+        self.log = tempfile.NamedTemporaryFile("w+", suffix=".log")
+        saved = dict(os.environ)
+        os.environ.update(env or {})
+        try:
+            self.started = time.perf_counter()
+            self.gtp = GtpEngine([python, "-m", "gtp_engine", *options], stderr=self.log)
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+        self._read = 0
+
+    def timed(self, command: str, timeout: float = 900.0):
+        t0 = time.perf_counter()
+        answer = self.gtp.send(command, timeout=timeout)
+        return answer, time.perf_counter() - t0
+
+    def summaries(self):
+        """The search summaries written since the last call: (simulations, seconds, compiled)."""
+        self.log.flush()
+        with open(self.log.name) as text:
+            text.seek(self._read)
+            new = text.read()
+            self._read += len(new.encode())
+        return [(int(n), float(s), kind == "compiled") for n, s, kind in _SUMMARY.findall(new)]
+
+    def close(self):
+        self.gtp.close()
+        self.log.close()
+
+
+def warm(args) -> None:
+    options = ["--size", str(args.size), "--time", str(args.time), "--threads", "1"]
+    print(f"warm cache, {args.size}x{args.size}, --time {args.time}, one thread:")
+    rows = []
+    for run in range(args.runs):
+        engine = Engine(sys.executable, options)
+        try:
+            _, name_s = engine.timed("name")
+            name_s = time.perf_counter() - engine.started
+            moves = []
+            for color in "bw":
+                _, wall = engine.timed(f"genmove {color}")
+                sims, _, compiled = (engine.summaries() or [(0, 0.0, False)])[-1]
+                moves.append((sims, wall, compiled))
+        finally:
+            engine.close()
+        rows.append((name_s, moves))
+        (s1, w1, c1), (s2, w2, c2) = moves
+        print(f"  run {run + 1}: name after {name_s:.2f} s; first move {s1:6d} simulations "
+              f"in {w1:.2f} s ({'compiled' if c1 else 'mirror'}); second {s2:6d} in "
+              f"{w2:.2f} s ({'compiled' if c2 else 'mirror'}); first/second "
+              f"{s1 / max(s2, 1):.2f}", flush=True)
+    ratios = sorted(m[0][0] / max(m[1][0], 1) for _, m in rows)
+    print(f"first/second move simulations: median {ratios[len(ratios) // 2]:.2f}, "
+          f"min {ratios[0]:.2f}, max {ratios[-1]:.2f}")
+
+
+def make_venv(folder: Path) -> str:
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
+    python = str(folder / "bin" / "python")
+    subprocess.run([python, "-m", "pip", "install", "-q", str(ROOT)], check=True)
+    print(f"fresh venv and pip install . : {time.perf_counter() - t0:.1f} s")
+    return python
+
+
+def cold(args) -> None:
+    with tempfile.TemporaryDirectory(prefix="vargo-cold-") as folder:
+        python = make_venv(Path(folder) / "venv") if args.venv else sys.executable
+        cache = Path(folder) / "numba-cache"
+        cache.mkdir()
+        t0 = time.perf_counter()
+        load = os.getloadavg()[0]
+        engine = Engine(python, ["--size", str(args.size), "--playouts", str(args.playouts),
+                                 "--threads", "1"], env={"NUMBA_CACHE_DIR": str(cache)})
+        try:
+            engine.timed("name")
+            name_s = time.perf_counter() - t0
+            engine.timed("genmove b")
+            first_s = time.perf_counter() - t0
+            sims, seconds, compiled = (engine.summaries() or [(0, 0.0, False)])[-1]
+        finally:
+            engine.close()
+        print(f"cold cache ({'fresh venv' if args.venv else 'this Python'}), load average "
+              f"{load:.1f} at start: name after {name_s:.2f} s; first genmove (--playouts "
+              f"{args.playouts}) answered after {first_s:.1f} s, {sims} simulations in "
+              f"{seconds:.2f} s, {'compiled' if compiled else 'NOT compiled'}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5, help="fresh processes (warm cache)")
+    parser.add_argument("--size", type=int, default=9)
+    parser.add_argument("--time", type=float, default=1.0, help="seconds a move (warm cache)")
+    parser.add_argument("--playouts", type=int, default=1000, help="the cold start's first move")
+    parser.add_argument("--cold", action="store_true", help="start from an empty numba cache")
+    parser.add_argument("--venv", action="store_true", help="--cold in a fresh venv")
+    args = parser.parse_args(argv)
+    if args.cold or args.venv:
+        cold(args)
+    else:
+        warm(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
