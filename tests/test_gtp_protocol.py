@@ -2,6 +2,9 @@
 ids, comments, control characters, order and flushing, quit and end of input."""
 
 import io
+import os
+import threading
+import time
 
 import pytest
 
@@ -53,6 +56,13 @@ class ScriptedEngine:
     def __init__(self):
         self.ran = []
         self.open_stream = None
+        self.aborted = False
+
+    def abort_command(self):
+        self.aborted = True
+
+    def clear_abort(self):
+        self.aborted = False
 
     def interrupt(self):
         self.ran.append(("interrupt", []))
@@ -63,6 +73,11 @@ class ScriptedEngine:
 
     def execute(self, name, args):
         self.ran.append((name, args))
+        if name == "think":   # a search: runs until aborted, or gives up after half a second
+            deadline = time.monotonic() + 0.5
+            while not self.aborted and time.monotonic() < deadline:
+                time.sleep(0.005)
+            return True, "aborted" if self.aborted else "thought"
         if name == "stream":
             def start(stream):
                 for i in range(int(args[0])):
@@ -166,3 +181,46 @@ def test_a_busy_background_job_does_not_hold_up_the_next_command():
     release.set()
     job._thread.join()
     assert out.getvalue() == b"=4\n\n"
+
+
+def run_typed(script):
+    """Serve ``script``, pairs (seconds to wait, bytes to write), written to a pipe as a
+    person or GoGui would type them; the output when the input ends."""
+    engine, out = ScriptedEngine(), io.BytesIO()
+    read_end, write_end = os.pipe()
+
+    def type_it():
+        with os.fdopen(write_end, "wb", buffering=0) as pipe:
+            for pause, data in script:
+                time.sleep(pause)
+                pipe.write(data)
+    typist = threading.Thread(target=type_it)
+    typist.start()
+    with os.fdopen(read_end, "rb") as infile:
+        serve(engine, infile, out)
+    typist.join()
+    return out.getvalue().decode()
+
+
+def test_gogui_interrupt_aborts_the_running_command_only():
+    out = run_typed([(0, b"1 think\n"), (0.1, b"# interrupt\n2 name\n3 think\n")])
+    assert out == "=1 aborted\n\n=2 name\n\n=3 thought\n\n"
+
+
+def test_an_interrupt_between_commands_aborts_nothing():
+    out = run_typed([(0, b"1 name\n"), (0.1, b"# interrupt\n"), (0.1, b"2 think\n")])
+    assert out == "=1 name\n\n=2 thought\n\n"
+
+
+def test_commands_sent_ahead_do_not_cut_a_search_short():
+    # Sabaki pipelines its commands; only an interrupt or a quit may abort a running search
+    out = run_typed([(0, b"1 think\n"), (0.1, b"2 name\n3 komi 6\n")])
+    assert out == "=1 thought\n\n=2 name\n\n=3 komi 6\n\n"
+
+
+def test_quit_while_a_command_runs_aborts_it_but_not_a_quit_sent_with_it():
+    out = run_typed([(0, b"1 think\n"), (0.1, b"2 quit\n")])
+    assert out == "=1 aborted\n\n=2\n\n"
+    # a script that writes its commands at once wants the whole search
+    _, out = run(b"1 think\n2 quit\n")
+    assert out == "=1 thought\n\n=2\n\n"

@@ -22,6 +22,7 @@ import logging
 import math
 import random
 import sys
+import threading
 import traceback
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
@@ -127,6 +128,9 @@ class GtpEngine:
         self.gogui_attached = False
         #: work going on between commands (analysis stream, pondering), or None
         self.background = None
+        #: set to end the command that is running (GoGui's interrupt, quit, end of input):
+        #: its search stops at once and it answers with what it has (``abort_command``)
+        self.aborted = threading.Event()
         #: the position pondered after our last genmove: pondering resumes there after any
         #: command that leaves the game unchanged
         self._ponder_position = None
@@ -208,6 +212,15 @@ class GtpEngine:
         if job is not None:
             job.stop()
 
+    def abort_command(self) -> None:
+        """End the search of the command that is running, if any (thread-safe): it answers
+        with the best it found so far. Called by the input reader (``protocol.serve``)."""
+        self.aborted.set()
+
+    def clear_abort(self) -> None:
+        """A new command starts: an earlier abort no longer applies."""
+        self.aborted.clear()
+
     def run_in_background(self, name: str, work, finish=None) -> None:
         """Run ``work(stop)`` until the next command, then ``finish()`` (see ``background``)."""
         from .background import BackgroundJob
@@ -266,7 +279,7 @@ class GtpEngine:
         """The search player (created on first use; it keeps its trees between moves)."""
         if self._player is None or self._player.settings != self.settings.search_settings():
             from ..search.player import SearchPlayer
-            self._player = SearchPlayer(self.settings.search_settings())
+            self._player = SearchPlayer(self.settings.search_settings(), self.aborted)
         return self._player
 
     def move_budget(self, color) -> Optional[float]:

@@ -161,3 +161,13 @@ def meals_and_gluttons(engine, args):
     if gluttons:
         lines.append("CIRCLE " + " ".join(format_vertex(p) for p in gluttons))
     return "\n".join(lines)
+
+
+@TABLE.query("gogui-interrupt")
+def interrupt(engine, args):
+    """Listed so that GoGui enables *Interrupt*: it then writes the comment line
+    ``# interrupt`` while a command runs, and the input reader (``protocol.serve``) ends that
+    command's search, which answers with its best move so far. The command itself does
+    nothing."""
+    expect(args, 0, usage="gogui-interrupt")
+    return ""

@@ -21,6 +21,7 @@ id an unsigned integer echoed in the response. Each response is ``=[id] text`` o
 the commands came (controllers such as Sabaki send many commands before reading).
 """
 
+import queue
 import re
 import sys
 import threading
@@ -125,11 +126,61 @@ class StreamedAnswer:
     start: Callable[[ResponseStream], None]
 
 
+#: the comment line GoGui writes during a command when the engine lists ``gogui-interrupt``
+INTERRUPT_LINE = "# interrupt"
+
+
+class _Reader:
+    """Reads the input in a thread of its own, so that a line can act on the command that is
+    running: GoGui's ``# interrupt``, or a ``quit``, arriving while a command runs call
+    ``engine.abort_command()``, which ends its search at once (it answers with what it has).
+    Lines read before the command started never abort it, nor do other lines: a script that
+    writes ``genmove b`` and ``quit`` together gets a whole search, and controllers that send
+    commands ahead (Sabaki) never cut a ``genmove`` short."""
+
+    def __init__(self, engine, infile: BinaryIO):
+        self._engine = engine
+        self._infile = infile
+        self._lines: "queue.Queue[Optional[bytes]]" = queue.Queue()
+        self._lock = threading.Lock()
+        self._running = False
+        threading.Thread(target=self._run, name="gtp-input", daemon=True).start()
+
+    def _run(self) -> None:
+        try:
+            for raw in iter(self._infile.readline, b""):
+                text = raw.decode(ENCODING, ERRORS).strip()
+                command = parse_line(text)
+                if text.lower() == INTERRUPT_LINE or (command is not None and command.name == "quit"):
+                    with self._lock:
+                        if self._running:
+                            self._engine.abort_command()
+                self._lines.put(raw)
+        except (OSError, ValueError):   # the input was closed under us
+            pass
+        self._lines.put(None)
+
+    def starting(self) -> None:
+        """A command starts: no abort meant for an earlier one applies to it."""
+        with self._lock:
+            self._running = True
+            self._engine.clear_abort()
+
+    def finished(self) -> None:
+        with self._lock:
+            self._running = False
+
+    def __iter__(self):
+        return iter(self._lines.get, None)
+
+
 def serve(engine, infile: BinaryIO, outfile: BinaryIO) -> None:
     """Answer every command line of ``infile`` on ``outfile`` until ``quit``, a fatal error or
     end of input. ``engine.execute(name, args)`` returns ``(success, text)``, the text possibly
     a ``StreamedAnswer``; it raises ``GtpQuit``/``GtpFatalError`` (with their answer) to end
-    the session. ``engine.interrupt()`` is called on every input line and at the end."""
+    the session. ``engine.interrupt()`` is called on every input line and at the end; the
+    input is read ahead by ``_Reader``, which may abort the running command
+    (``engine.abort_command()``, ``engine.clear_abort()``)."""
     lock = threading.Lock()
 
     def write(command, success, text):
@@ -139,7 +190,8 @@ def serve(engine, infile: BinaryIO, outfile: BinaryIO) -> None:
             outfile.flush()
 
     try:
-        for raw in iter(infile.readline, b""):
+        reader = _Reader(engine, infile)
+        for raw in reader:
             engine.interrupt()
             command = parse_line(raw.decode(ENCODING, ERRORS).rstrip("\n"))
             if command is None:
@@ -147,6 +199,7 @@ def serve(engine, infile: BinaryIO, outfile: BinaryIO) -> None:
             if not command.name:
                 write(command, False, "missing command name")
                 continue
+            reader.starting()
             try:
                 success, text = engine.execute(command.name, command.args)
             except GtpQuit as stop:
@@ -155,6 +208,8 @@ def serve(engine, infile: BinaryIO, outfile: BinaryIO) -> None:
             except GtpFatalError as fatal:
                 write(command, False, str(fatal))
                 return
+            finally:
+                reader.finished()
             if isinstance(text, StreamedAnswer):
                 _start_stream(text, ResponseStream(outfile, lock, command.id))
             else:

@@ -135,8 +135,12 @@ class Analysis:
 class SearchPlayer:
     """The search player: one per GTP session (it keeps its trees between moves)."""
 
-    def __init__(self, settings: SearchSettings = SearchSettings()):
+    def __init__(self, settings: SearchSettings = SearchSettings(),
+                 aborted: Optional[threading.Event] = None):
         self.settings = settings
+        #: the session's "stop now" (GoGui's interrupt, quit): ends any search in progress,
+        #: which then returns what it found; the session clears it before each command
+        self.aborted = threading.Event() if aborted is None else aborted
         self._trees: List[Tree] = []
         self._spaces: List[Workspace] = []
         self._low: dict = {}          # colour -> own moves in a row below the resign threshold
@@ -264,7 +268,9 @@ class SearchPlayer:
             tree, space = self._trees[i], self._spaces[i]
             chunk = 16 if _backend.compiled() else 1   # the mirror runs a dozen a second
             while not done.is_set():
-                if stop is not None and stop.is_set():
+                # a stopped search still runs its first chunk: the root is expanded, so an
+                # interrupted genmove answers the move its priors like best, never a pass
+                if (stop is not None and stop.is_set() or self.aborted.is_set()) and counts[i]:
                     break
                 want = chunk if per_thread is None else min(chunk, per_thread[i] - counts[i])
                 if want <= 0:
@@ -303,8 +309,7 @@ class SearchPlayer:
         analysis.cpu_seconds = sum(cpu)
         return analysis
 
-    @staticmethod
-    def _await_compiled(start, seconds, playouts, stop) -> None:
+    def _await_compiled(self, start, seconds, playouts, stop) -> None:
         """Before a search while the compiled kernels are not in use yet. They are on their
         way (the engine's background warm-up): loading from the cache takes a second or two,
         so a search waits for them as long as its budget allows, keeping ``MIRROR_SHARE`` of
@@ -329,7 +334,8 @@ class SearchPlayer:
             wait = MAX_COMPILE_WAIT
             _log.warning("waiting for the first compile of the search kernels (progress above)")
         deadline = time.perf_counter() + wait
-        while not _backend.compiled() and (stop is None or not stop.is_set()):
+        while not _backend.compiled() and (stop is None or not stop.is_set()) and \
+                not self.aborted.is_set():
             left = deadline - time.perf_counter()
             if left <= 0 or not _backend.warming_up():
                 break
@@ -514,6 +520,8 @@ class SearchPlayer:
         alone cannot tell: it is measured with us to move, and a pass hands the opponent that
         move (seen passing at move 29 on 9x9 against GNU Go, a large area still open to an
         invasion: the game was lost)."""
+        if self.aborted.is_set():   # no time to check: keep playing
+            return False
         trial = game.copy()
         trial.play(color, None)
         seconds = None if seconds_left is None else max(0.05, seconds_left)
