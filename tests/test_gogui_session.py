@@ -65,7 +65,8 @@ def attach_as_player(program) -> list:
     assert program.send("protocol_version") == "2"
     program.send("version")
     supported = program.send("list_commands").split()
-    assert "gogui-interrupt" not in supported and "gogui-sigint" not in supported
+    # GoGui enables Interrupt (a '# interrupt' comment line, never a signal) on this
+    assert "gogui-interrupt" in supported and "gogui-sigint" not in supported
     assert program.send("gogui-rules_board_size") == str(SIZE)
     return check_analyze_commands(program.send("gogui-analyze_commands"))
 

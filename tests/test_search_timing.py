@@ -1,10 +1,28 @@
-"""The time manager: budgets that never exceed the clock (with a margin), spread over the game,
-per stone in byo-yomi, smaller once the result is settled."""
+"""The time manager: budgets that never exceed the clock (with a margin), spend most of a
+sudden-death clock over a game that goes the distance (more early than late), most of each
+byo-yomi period and Canadian block, less once the result is settled; and the engine's own
+clock for controllers that never send ``time_left``."""
 
 import pytest
 
 from gtp_engine.gtp.engine import TimeControl, TimeLeft
-from gtp_engine.search.timing import (MIN_BUDGET, SAFETY_SECONDS, SETTLED_FACTOR, move_budget)
+from gtp_engine.search.timing import (MARGIN_SECONDS, MIN_BUDGET, SETTLED_FACTOR, after_move,
+                                      move_budget)
+
+
+def play_game(control, size, own_moves, overhead=0.02):
+    """A game on the clock, each move taking its budget plus ``overhead``, the clock kept by
+    ``after_move``: the budgets, the seconds used and the clock at the end."""
+    left, used, budgets, area = None, 0.0, [], size * size
+    for move in range(own_moves):
+        clock = None if left is None else TimeLeft(*left)
+        budget = move_budget(control, clock, max(area - 2 * move - 1, 0), area=area,
+                             overhead=overhead)
+        budgets.append(budget)
+        used += budget + overhead
+        left = after_move(control, clock, budget + overhead)
+        assert left[0] > 0, f"lost on time at move {move}"
+    return budgets, used, left
 
 
 def test_no_clock_uses_the_move_time_or_leaves_it_to_the_settings():
@@ -16,33 +34,45 @@ def test_no_clock_uses_the_move_time_or_leaves_it_to_the_settings():
 @pytest.mark.parametrize("empties", [0, 40, 81, 361])
 def test_absolute_time_never_spends_the_clock(seconds, empties):
     control = TimeControl("absolute", 600, 0, 0, 0)
-    budget = move_budget(control, TimeLeft(seconds, 0), empties)
-    assert budget <= max(MIN_BUDGET, seconds - SAFETY_SECONDS)
-    assert budget >= MIN_BUDGET
+    budget = move_budget(control, TimeLeft(seconds, 0), empties, area=361)
+    assert MIN_BUDGET <= budget <= max(MIN_BUDGET, seconds - MARGIN_SECONDS)
 
 
-def test_a_whole_game_on_the_clock_spends_more_early_and_never_runs_out():
-    control = TimeControl("absolute", 120, 0, 0, 0)
-    left, spent = 120.0, []
-    for move in range(60):            # 60 own moves on 9x9, two empty points fewer each time
-        budget = move_budget(control, TimeLeft(left, 0), max(81 - 2 * move, 0))
-        spent.append(budget)
-        left -= budget + 0.05         # the pipe and the controller's own overhead
-        assert left > 0
-    assert sum(spent[:20]) > sum(spent[40:])
+@pytest.mark.parametrize("size, main, moves", [(9, 60, 25), (9, 60, 35), (9, 60, 60),
+                                               (19, 600, 130), (19, 600, 200), (19, 60, 130)])
+def test_sudden_death_spends_most_of_the_clock_more_early_and_never_runs_out(size, main, moves):
+    budgets, used, _ = play_game(TimeControl("absolute", main, 0, 0, 0), size, moves)
+    assert used >= 0.6 * main
+    third = len(budgets) // 3
+    assert sum(budgets[:third]) > sum(budgets[-third:])
 
 
-def test_canadian_byo_yomi_gives_each_stone_its_share():
-    control = TimeControl("canadian", 0, 60, 10, 0)
-    budget = move_budget(control, TimeLeft(30, 5), 200)
-    assert 3 < budget < 6   # 30 s for 5 stones, less the margin
+def test_a_small_clock_on_a_big_board_still_searches_every_move():
+    budgets, _, _ = play_game(TimeControl("absolute", 60, 0, 0, 0), 19, 100)
+    assert min(budgets[:60]) > 0.2     # hundreds of simulations, not 32
 
 
-def test_japanese_byo_yomi_uses_the_period():
-    control = TimeControl("byoyomi", 0, 10, 1, 3)
-    budget = move_budget(control, TimeLeft(10, 3), 200)
-    assert 5 < budget < 10
-    assert move_budget(control, None, 200) < 10
+def test_byo_yomi_uses_most_of_each_period():
+    japanese = TimeControl("byoyomi", 0, 1, 1, 3)
+    assert 0.8 <= move_budget(japanese, TimeLeft(1, 3), 200) < 1
+    assert 0.8 <= move_budget(japanese, None, 200) < 1
+    canadian = TimeControl("canadian", 0, 10, 5, 0)
+    assert 1.7 <= move_budget(canadian, TimeLeft(10, 5), 200) < 2
+    assert 5 <= move_budget(canadian, TimeLeft(12, 2), 200) < 6
+
+
+def test_the_margin_grows_with_the_lateness_measured():
+    control = TimeControl("byoyomi", 0, 1, 1, 3)
+    quiet = move_budget(control, TimeLeft(1, 3), 200)
+    loaded = move_budget(control, TimeLeft(1, 3), 200, overhead=0.3)
+    assert loaded == pytest.approx(quiet - 0.3)
+
+
+def test_main_time_with_byo_yomi_to_come_adds_a_period():
+    control = TimeControl("byoyomi", 30, 5, 1, 3)
+    absolute = TimeControl("absolute", 30, 0, 0, 0)
+    assert move_budget(control, TimeLeft(30, 0), 81, area=81) > \
+        move_budget(absolute, TimeLeft(30, 0), 81, area=81) + 4
 
 
 def test_settled_games_think_less():
@@ -55,3 +85,17 @@ def test_settled_games_think_less():
 def test_the_move_time_caps_a_clock_budget():
     control = TimeControl("absolute", 6000, 0, 0, 0)
     assert move_budget(control, None, 361, move_time=1.0) == 1.0
+
+
+def test_the_own_clock_follows_each_system():
+    absolute = TimeControl("absolute", 60, 0, 0, 0)
+    assert after_move(absolute, None, 2.5) == (57.5, 0)
+    assert after_move(TimeControl(), None, 2.5) is None
+    canadian = TimeControl("canadian", 10, 30, 5, 0)
+    assert after_move(canadian, TimeLeft(10, 0), 4) == (6, 0)
+    assert after_move(canadian, TimeLeft(2, 0), 5) == (27, 4)     # main time ran out: a stone
+    assert after_move(canadian, TimeLeft(27, 5), 7) == (20, 4)
+    assert after_move(canadian, TimeLeft(5, 1), 4) == (30, 5)     # a new period
+    japanese = TimeControl("byoyomi", 0, 10, 1, 3)
+    assert after_move(japanese, None, 4) == (10, 3)               # within the period
+    assert after_move(japanese, TimeLeft(10, 3), 12) == (10, 2)   # one period lost

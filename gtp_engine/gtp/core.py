@@ -215,9 +215,13 @@ def generate(engine, color, commit: bool, cleanup: bool = False, progress=None,
     def report(analysis):
         for callback in reports:
             callback(analysis)
-    move, analysis = engine.player.genmove(game, color, engine.move_budget(color), cleanup,
+    started = time.perf_counter()
+    budget = engine.move_budget(color)
+    move, analysis = engine.player.genmove(game, color, budget, cleanup,
                                            progress=report if reports else None,
                                            progress_interval=progress_interval)
+    if commit:
+        engine.note_move_time(color, budget, time.perf_counter() - started)
     if engine.live_gfx:
         clear_live_view()
     if analysis is not None and engine.settings.summary:

@@ -34,6 +34,7 @@ from .table import CommandTable, Handler
 
 log = logging.getLogger(__name__)
 PROTOCOL_VERSION = "2"
+OVERSHOOTS_KEPT = 5     #: recent genmoves whose lateness sets the time manager's margin
 #: commands answered before a deferred ``--forts auto`` is placed (start-up must be fast)
 IDENTITY_COMMANDS = frozenset(("name", "version", "protocol_version", "list_commands",
                                "known_command", "quit"))
@@ -117,6 +118,8 @@ class GtpEngine:
         self.rng = random.Random(settings.seed)
         self.time_control = TimeControl()
         self.time_left: Dict = {}
+        #: how much later than its budget each recent timed genmove answered (seconds)
+        self.overshoots: List[float] = []
         self._player = None
         #: ((history id, moves), (dead, seki)) of the last final_status (final_score, lists)
         self._final = None
@@ -290,7 +293,19 @@ class GtpEngine:
         empties = sum(1 for row in position.rows() for c in row if c == ".")
         last = self.last_analysis.winrate if self.last_analysis is not None else None
         return move_budget(self.time_control, self.time_left.get(color), empties,
-                           self.settings.move_time, last)
+                           self.settings.move_time, last, self.game.size ** 2,
+                           max(self.overshoots, default=0.0))
+
+    def note_move_time(self, color, budget: Optional[float], elapsed: float) -> None:
+        """A genmove of ``color`` took ``elapsed`` seconds for ``budget``: keep the clock as the
+        controller does (its next ``time_left`` replaces ours) and how much later than its
+        budget the answer came (the time manager's margin grows with it under load)."""
+        from ..search.timing import after_move
+        if budget is not None:
+            self.overshoots = (self.overshoots + [max(0.0, elapsed - budget)])[-OVERSHOOTS_KEPT:]
+        clock = after_move(self.time_control, self.time_left.get(color), elapsed)
+        if clock is not None:
+            self.time_left = {**self.time_left, color: TimeLeft(*clock)}
 
     def final_status(self):
         """(dead, seki) stones of the current position, from a search of it (cached)."""
