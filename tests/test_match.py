@@ -129,6 +129,8 @@ def test_summary_of_a_clean_sweep_has_an_open_elo_interval():
 def test_time_per_move_is_byoyomi_of_one_stone():
     clock = Clock(TimeControl.per_move(3))
     assert clock.allowance == 3 and clock.control.gtp == "time_settings 0 3 1"
+    # no main time: the first move is already in byo-yomi, with a full period (never "0 0")
+    assert clock.time_left_args == (3, 1)
     clock.spend(2.5)
     assert clock.allowance == 3 and clock.time_left_args == (3, 1)
 
@@ -144,6 +146,21 @@ def test_canadian_byoyomi_after_main_time():
     assert clock.allowance == 5 and clock.time_left_args == (5, 2)
 
 
+def test_main_time_used_to_the_second_leaves_a_full_period():
+    clock = Clock(TimeControl(10, 5, 2))
+    clock.spend(10)
+    assert clock.allowance == 5 and clock.time_left_args == (5, 2)
+    clock.spend(1)
+    assert clock.allowance == 4 and clock.time_left_args == (4, 1)
+
+
+def test_canadian_without_main_time_starts_in_byoyomi():
+    clock = Clock(TimeControl(0, 30, 5))
+    assert clock.allowance == 30 and clock.time_left_args == (30, 5)
+    clock.spend(7.5)
+    assert clock.allowance == 22.5 and clock.time_left_args == (22, 4)
+
+
 def test_times_are_whole_seconds_as_gtp_sends_them():
     control = TimeControl(2.5, 0.2, 1)
     assert (control.main, control.byoyomi) == (3, 1) and control.gtp == "time_settings 3 1 1"
@@ -152,8 +169,11 @@ def test_times_are_whole_seconds_as_gtp_sends_them():
 
 def test_absolute_time_runs_down():
     clock = Clock(TimeControl(10))
+    assert clock.allowance == 10 and clock.time_left_args == (10, 0)
     clock.spend(4)
     assert clock.allowance == 6 and clock.time_left_args == (6, 0)
+    clock.spend(6)   # the flag is down: no byo-yomi follows
+    assert clock.allowance == 0 and clock.time_left_args == (0, 0)
 
 
 @pytest.mark.parametrize("args", [(0, 0, 0), (10, 5, 0), (-1, 0, 0)])
@@ -307,7 +327,9 @@ def test_slow_engine_loses_on_time(tmp_path, capsys):
     assert code == 0 and game["result"] == "W+T" and game["reason"] == "time"
     lines = transcript(out, 0)
     assert "A >> time_settings 0 1 1" in lines and "B >> time_settings 0 1 1" in lines
-    assert any(line.startswith("A >> time_left black ") for line in lines)
+    # the first move is in byo-yomi with its full period: 1 s for 1 stone, not "0 0"
+    assert [line for line in lines if line.startswith("A >> time_left ")][0] == \
+        "A >> time_left black 1 1"
 
 
 def test_an_engine_that_cannot_start_stops_the_match_before_any_game(tmp_path, capsys):

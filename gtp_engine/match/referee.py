@@ -94,6 +94,7 @@ class Clock:
         self.in_byoyomi = False
         self.period_left = control.byoyomi
         self.stones_left = control.stones
+        self._byoyomi_when_main_spent()
 
     @property
     def allowance(self) -> float:
@@ -104,7 +105,9 @@ class Clock:
 
     @property
     def time_left_args(self) -> Tuple[int, int]:
-        """(seconds, stones) for GTP ``time_left``: stones 0 while in main time."""
+        """(seconds, stones) for GTP ``time_left``: stones 0 while in main time; in byo-yomi
+        the seconds and stones left of the period (a full period when main time is 0 or has
+        just run out)."""
         if self.in_byoyomi:
             return int(self.period_left), self.stones_left
         return int(self.main_left), 0
@@ -115,6 +118,7 @@ class Clock:
         if not self.in_byoyomi:
             if seconds <= self.main_left or not self.control.stones:
                 self.main_left = max(0.0, self.main_left - seconds)
+                self._byoyomi_when_main_spent()
                 return
             seconds -= self.main_left
             self.main_left = 0.0
@@ -123,6 +127,14 @@ class Clock:
         self.period_left = max(0.0, self.period_left - seconds)
         self.stones_left -= 1
         if self.stones_left == 0:
+            self.period_left, self.stones_left = self.control.byoyomi, self.control.stones
+
+    def _byoyomi_when_main_spent(self) -> None:
+        """No main time left (or none at all) and byo-yomi to come: the next move is in
+        byo-yomi, with a full period, and ``time_left`` says so (GTP: stones 0 means main
+        time, so ``0 0`` would tell the engine it has no time at all)."""
+        if not self.in_byoyomi and self.main_left <= 0 and self.control.stones:
+            self.in_byoyomi = True
             self.period_left, self.stones_left = self.control.byoyomi, self.control.stones
 
 
