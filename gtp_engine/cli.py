@@ -215,8 +215,8 @@ def build_game(options: Options, auto_forts: bool = True):
     """The starting game the options describe. EngineError when they do not fit together.
 
     ``--forts auto`` places the forts by the search (``search.fortsearch``) unless
-    ``auto_forts`` is False: ``main`` leaves them to the engine's first command that needs
-    the game, so that start-up stays fast."""
+    ``auto_forts`` is False: ``main`` has the engine choose them in the background
+    (``GtpEngine.start_auto_forts``), so that start-up stays fast."""
     from .coords import Color, parse_vertex
     from .errors import RulesError
     from .game import Game
@@ -240,7 +240,8 @@ def build_game(options: Options, auto_forts: bool = True):
     if options.forts == "auto":
         if auto_forts:
             from .search.fortsearch import place_forts
-            place_forts(game, options.seed, options.engine_settings().fort_budget(game.size))
+            settings = options.engine_settings()
+            place_forts(game, options.seed, settings.fort_budget(game.size), settings.threads)
     elif options.forts:
         if game.terrain is None:
             raise RulesError(f"--forts needs terrain, and {game.rules.name} has none")
@@ -248,6 +249,20 @@ def build_game(options: Options, auto_forts: bool = True):
             game.place_fort(Color.WHITE if index % 2 == 0 else Color.BLACK,
                             parse_vertex(text, game.size))
     return game
+
+
+def _fort_progress(game):
+    """Reports each fort of ``--forts auto`` on stderr as it is chosen."""
+    from .coords import format_vertex
+    due = 2 * game.forts_per_side - len(game.forts)
+    done = []
+
+    def report(color, point, seconds):
+        done.append(point)
+        sys.stderr.write(f"{NAME}: --forts auto: {color.word} {format_vertex(point)} "
+                         f"({len(done)} of {due}, {seconds:.1f} s)\n")
+        sys.stderr.flush()
+    return report
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -266,7 +281,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # whatever prints by mistake must not corrupt the protocol
     engine = GtpEngine(game, options.engine_settings())
-    engine.forts_deferred = options.forts == "auto"
+    engine.start_auto_forts(_fort_progress(game))
     try:
         serve(engine, sys.stdin.buffer, out)
     except BrokenPipeError:  # the controller went away: nothing left to answer

@@ -79,8 +79,8 @@ def make_setup(size: int, map_seed: int = 0, map_options: Sequence[str] = (), se
             game.place_fort(Color.WHITE if index % 2 == 0 else Color.BLACK, parse_vertex(text, size))
         how = "by hand"
     else:
-        searched = fortsearch.search_ready() and fort_playouts != 0
-        fortsearch.place_forts(game, seed, fort_playouts)
+        searched = fort_playouts != 0
+        fortsearch.place_forts(game, seed, fort_playouts, max(1, threads))
         how = (f"by the search (seed {seed}, {fortsearch.playouts_per_candidate(size) if fort_playouts is None else fort_playouts} "
                f"simulations per candidate)" if searched else f"by the heuristic (seed {seed})")
     forts_text = " ".join(f"{c.letter} {format_vertex(p)}" for c, p in game.forts)

@@ -146,6 +146,20 @@ def backend(request):
 
 
 @pytest.fixture(scope="session", autouse=True)
+def fort_cache(tmp_path_factory):
+    """The run's own cache of searched forts (``search.fortcache``), shared by its engines and
+    never the user's; tests that watch the cache set a fresh one."""
+    from gtp_engine.search.fortcache import CACHE_ENV
+    before = os.environ.get(CACHE_ENV)
+    os.environ[CACHE_ENV] = str(tmp_path_factory.mktemp("vargo-cache"))
+    yield
+    if before is None:
+        del os.environ[CACHE_ENV]
+    else:
+        os.environ[CACHE_ENV] = before
+
+
+@pytest.fixture(scope="session", autouse=True)
 def compiled_search_kernels():
     """Compile the board and search kernels once per run (a minute or two on a cold cache,
     seconds after): in-process searches then run at full speed, and every engine a test

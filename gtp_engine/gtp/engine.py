@@ -35,9 +35,18 @@ from .table import CommandTable, Handler
 log = logging.getLogger(__name__)
 PROTOCOL_VERSION = "2"
 OVERSHOOTS_KEPT = 5     #: recent genmoves whose lateness sets the time manager's margin
-#: commands answered before a deferred ``--forts auto`` is placed (start-up must be fast)
-IDENTITY_COMMANDS = frozenset(("name", "version", "protocol_version", "list_commands",
-                               "known_command", "quit"))
+#: commands that neither need the forts of ``--forts auto`` nor change what they are chosen
+#: for: answered at once while the search chooses them (``GtpEngine.pending_forts``). They
+#: are what GoGui sends player and ruler at start (``GoGui.attachProgram``, ``initGameRuler``,
+#: ``GenericBoard.playFromBeginning``) and a frontend's set-up before its first move. The
+#: board and side to move do not depend on forts; komi does not change the forts chosen
+#: (they are the command line's game's, as in every process).
+FORT_FREE_COMMANDS = frozenset((
+    "name", "version", "protocol_version", "list_commands", "known_command", "quit",
+    "gogui-interrupt", "gogui-analyze_commands", "gogui-rules_game_id",
+    "gogui-rules_board_size", "gogui-rules_board", "gogui-rules_side_to_move",
+    "gogui-rules_captured_count", "boardsize", "clear_board", "komi", "time_settings",
+    "kgs-time_settings", "time_left", "list_variants", "cputime"))
 
 
 @dataclass(frozen=True)
@@ -137,9 +146,10 @@ class GtpEngine:
         #: the position pondered after our last genmove: pondering resumes there after any
         #: command that leaves the game unchanged
         self._ponder_position = None
-        #: ``--forts auto`` at start-up waits for the first command that needs the game, so
-        #: that the identity commands are answered at once (``cli.main`` sets it)
-        self.forts_deferred = False
+        #: the forts of ``--forts auto`` being chosen in the background
+        #: (``fortsearch.PendingForts``, from ``start_auto_forts``): placed before the first
+        #: command that is not in ``FORT_FREE_COMMANDS``
+        self.pending_forts = None
         if tables is None:
             from . import analysis, core, extensions, gogui, gogui_views
             tables = [core.TABLE, extensions.TABLE, gogui.TABLE, analysis.TABLE,
@@ -172,12 +182,8 @@ class GtpEngine:
         handler = self.handlers.get(name)
         if handler is None:
             raise GtpError(f"unknown command: {quote(name)}")
-        if self.forts_deferred and name not in IDENTITY_COMMANDS:
-            self.forts_deferred = False
-            try:
-                self.place_auto_forts()
-            except EngineError as err:   # a map without room: the forts stay for the user
-                log.warning("--forts auto: %s", err)
+        if self.pending_forts is not None and name not in FORT_FREE_COMMANDS:
+            self.settle_forts()
         snapshot = self._snapshot() if handler.changes_state else None
         try:
             return handler.function(self, list(args))
@@ -268,12 +274,13 @@ class GtpEngine:
     def _snapshot(self):
         """Everything a command may change (waits for a game still being built)."""
         return (self.game.copy(), self.settings, self.time_control, dict(self.time_left),
-                self.rng.getstate())
+                self.rng.getstate(), self.pending_forts)
 
     def _restore(self, snapshot) -> None:
         if snapshot is None:
             return
-        self.game, self.settings, self.time_control, self.time_left, rng_state = snapshot
+        (self.game, self.settings, self.time_control, self.time_left, rng_state,
+         self.pending_forts) = snapshot
         self.rng.setstate(rng_state)
 
     # ----------------------------------------------------------------- helpers for handlers
@@ -321,8 +328,45 @@ class GtpEngine:
 
     def place_auto_forts(self) -> None:
         """With ``--forts auto``, let the engine place every missing fort (deterministic for the
-        seed); nothing to do in games without forts."""
+        seed); nothing to do in games without forts, or when the forts being chosen in the
+        background are for this game (``start_auto_forts``: they are placed when needed)."""
+        game = self.game
+        if not self.settings.forts_auto or game.fort_turn is None:
+            return
+        if self.pending_forts is not None and self.pending_forts.fits(game):
+            return
+        self.pending_forts = None
+        from ..search.fortsearch import place_forts
+        place_forts(game, self.settings.seed, self.settings.fort_budget(game.size),
+                    self.settings.threads)
+
+    def start_auto_forts(self, progress=None) -> None:
+        """With ``--forts auto``, start choosing the missing forts in the background
+        (``fortsearch.PendingForts``); commands in ``FORT_FREE_COMMANDS`` are answered
+        meanwhile, the others place them first (``settle_forts``). ``progress(color, point,
+        seconds)`` after each fort."""
+        from ..search.fortsearch import PendingForts
         game = self.game
         if self.settings.forts_auto and game.fort_turn is not None:
-            from ..search.fortsearch import place_forts
-            place_forts(game, self.settings.seed, self.settings.fort_budget(game.size))
+            self.pending_forts = PendingForts(game, self.settings.seed,
+                                              self.settings.fort_budget(game.size),
+                                              self.settings.threads, progress)
+
+    def settle_forts(self) -> None:
+        """Wait for the forts being chosen in the background and place them, if they are still
+        for this game. GtpError if GoGui's interrupt or ``quit`` comes first (they stay on
+        their way); a failed choice (a map without room) is logged and leaves the forts to
+        the user, as ``fort``/``genfort`` can still place them."""
+        pending = self.pending_forts
+        while not pending.wait(0.05):
+            if self.aborted.is_set():
+                raise GtpError("interrupted while the engine was choosing its forts "
+                               "(--forts auto)")
+        self.pending_forts = None
+        if not pending.fits(self.game):
+            return
+        try:
+            for color, point in pending.result():
+                self.game.place_fort(color, point)
+        except EngineError as err:
+            log.warning("--forts auto: %s", err)

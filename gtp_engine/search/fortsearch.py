@@ -17,28 +17,40 @@ The heuristic of ``forts`` proposes; the search decides:
    better half of the candidates is searched again with the next seed (``ROUNDS``) and the
    best mean wins; ties go to the heuristic's order.
 
-Every search uses one thread, ``playouts_per_candidate`` simulations and a seed from ``seed``, so the
-choice is the same in every process and on every machine for the same map, forts, stones and
-seed (the compiled kernels and their pure-Python mirror grow the same trees), and comparing
-candidates under the same random numbers keeps the noise of their difference low.
+Every search uses one thread, ``playouts_per_candidate`` simulations and a seed from ``seed``,
+so the choice is the same in every process and on every machine for the same map, forts, stones and
+seed, and comparing candidates under the same random numbers keeps the noise of their
+difference low. The searches of one round are independent of each other, so they run side by
+side, one thread and player each (``threads``; the compiled kernels release the GIL), in any
+order, with the same result.
 
 The tension: ``--forts auto`` places forts at start-up and in every GoGui ruler process, which
-must all agree and answer quickly, while a search needs the compiled kernels (the mirror is
-hundreds of times slower). ``choose_fort`` therefore searches when the compiled kernels are
-in use or can be loaded from numba's cache (seconds), and uses the heuristic alone on a
-machine that has never compiled them (``search_ready``); ``python -m gtp_engine.search.warmup``
-at install makes every process search. The command line defers ``--forts auto`` until the
-first command that needs the game, so ``name`` is still answered at once. The budget keeps a
-fort within a few seconds on 19x19 (``playouts_per_candidate``).
+must all agree and answer quickly. So:
+
+- the choice is always the search's, with the compiled kernels (with a fixed budget the
+  pure-Python mirror would be cut short by time): a choice waits for the engine's warm-up to
+  bring them (seconds on a warm cache), or loads them itself; only a machine that cannot
+  compile at all falls back to the heuristic, with a warning;
+- each choice is kept in a machine-wide cache (``fortcache``): the processes that want it at
+  the same time compute it once, and a restart finds it at once;
+- the command line starts the search in the background at start-up (``PendingForts``), and
+  the engine answers the commands that do not need the forts meanwhile (``gtp.engine``).
+
+On this 2-core machine, the four forts of 9x9 take about 6 s of CPU and the six of 13x13 about
+9 s (``scripts/bench_forts.py``).
 """
 
-from typing import List, Optional, Sequence, Tuple
+import logging
+import os
+import threading
+import time
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..board.constants import EMPTY
 from ..coords import Color, Point
 from ..errors import TerrainError
 from ..rules.terrain_map import StableRandom
-from . import _backend
+from . import _backend, fortcache
 from .forts import JITTER, auto_forts, choose_fort as heuristic_fort, fort_candidates, fort_score
 
 CANDIDATES = 10                  #: heuristic candidates each fort choice searches
@@ -46,7 +58,9 @@ ROUNDS = 2                       #: searches of the better half again, with anot
 WORK_PER_CANDIDATE = 100000      #: simulations times board points per candidate and round
 MAX_PLAYOUTS = 1200              #: per candidate and round, on small boards
 MIN_PLAYOUTS = 64
-SEARCH_MEMORY_MB = 64            #: the fort searches' own small trees
+SEARCH_MEMORY_MB = 64            #: the fort searches' own small trees (per thread)
+
+_log = logging.getLogger(__name__)
 
 
 def playouts_per_candidate(size: int) -> int:
@@ -73,9 +87,27 @@ def ranked_candidates(game, color: Color, seed: int, count: int = CANDIDATES) ->
     return [p for _, _, p in scored[:count]]
 
 
-def search_ready() -> bool:
-    """Whether forts can be searched now: compiled kernels in use, or loadable from the cache."""
-    return _backend.compiled() or _backend.cache_is_warm()
+class SearchUnavailable(Exception):
+    """The compiled kernels cannot be had: the fort search would not be the same everywhere."""
+
+
+def ensure_compiled() -> None:
+    """Have the compiled search kernels in use: wait for the engine's warm-up when one is on
+    its way (a first compile on this machine takes minutes), else compile or load them here.
+    SearchUnavailable when that fails."""
+    if not _backend.compiled() and _backend.warming_up():
+        _log.info("forts: waiting for the compiled search kernels")
+        while not _backend.compiled() and _backend.warming_up():
+            _backend.wait_compiled(1.0)
+    if not _backend.compiled():
+        try:
+            _backend.compile_now()
+        except Exception as err:   # numba missing or broken: the mirror alone is too slow
+            raise SearchUnavailable(f"no compiled search kernels ({err})") from err
+
+
+def threads_default() -> int:
+    return os.cpu_count() or 1
 
 
 def fort_balance(game, analysis, color: Color) -> float:
@@ -111,47 +143,167 @@ def evaluate(game, color: Color, point: Point, seed: int, playouts: int, player=
     return fort_balance(trial, analysis, color)
 
 
+def choice_key(game, color: Color, seed: int, playouts: int, candidates: int) -> dict:
+    """Everything that decides ``choose_fort``'s answer (with the sources, ``fortcache``)."""
+    terrain = game.terrain
+    return {"choice": "fort", "rules": game.rules.name, "size": game.size,
+            "map": terrain.to_text(), "forts_per_side": terrain.forts_per_side,
+            "fort_value": terrain.fort_value,
+            "forts": [[int(c), r, col] for c, (r, col) in game.forts],
+            "board": ["".join(row) for row in game.position.rows()], "moves": len(game.moves),
+            "komi": game.komi, "color": int(color), "seed": int(seed),
+            "playouts": int(playouts), "candidates": int(candidates), "rounds": ROUNDS}
+
+
 def choose_fort(game, color: Color, seed: int = 0, playouts: Optional[int] = None,
-                candidates: int = CANDIDATES) -> Point:
+                candidates: int = CANDIDATES, threads: Optional[int] = None) -> Point:
     """The point ``genfort`` proposes for ``color`` (module docstring); changes nothing.
 
-    ``playouts`` per candidate (default ``playouts_per_candidate``); 0, or kernels that have
-    never been compiled on this machine, give the heuristic's choice. TerrainError as
+    ``playouts`` per candidate (default ``playouts_per_candidate``); 0 gives the heuristic's
+    choice. ``threads`` searches side by side (default: the machine's cores); the answer does
+    not depend on it. From the machine's cache when a process chose it before. TerrainError as
     ``forts.choose_fort``.
     """
     if game.terrain is None:
         raise TerrainError(f"{game.rules.name} has no forts")
     playouts = playouts_per_candidate(game.size) if playouts is None else int(playouts)
-    if playouts <= 0 or candidates <= 1 or not search_ready():
+    if playouts <= 0 or candidates <= 1:
         return heuristic_fort(game, color, seed)
-    if not _backend.compiled():
-        _backend.compile_now()
-    from .player import SearchPlayer, SearchSettings
-    ranked = ranked_candidates(game, color, seed, candidates)
-    values = {point: [] for point in ranked}
+    ranked = ranked_candidates(game, color, seed, candidates)   # TerrainError when none
+    threads = threads_default() if threads is None else max(1, int(threads))
+    try:
+        row, col = fortcache.cached(
+            choice_key(game, color, seed, playouts, candidates),
+            lambda: list(_search_fort(game, color, seed, playouts, ranked, threads)),
+            valid=lambda value: isinstance(value, list) and tuple(value) in ranked)
+    except SearchUnavailable as err:
+        _log.warning("forts by the heuristic alone, not the search: %s", err)
+        return heuristic_fort(game, color, seed)
+    return row, col
+
+
+def _search_fort(game, color: Color, seed: int, playouts: int, ranked: List[Point],
+                 threads: int) -> Point:
+    ensure_compiled()
+    start = time.perf_counter()
+    values: Dict[Point, List[float]] = {point: [] for point in ranked}
     field = list(ranked)
     for round_number in range(ROUNDS):
-        player = SearchPlayer(SearchSettings(threads=1, seed=seed + round_number,
-                                             max_memory_mb=SEARCH_MEMORY_MB))
+        found = _evaluate_all(game, color, field, seed, round_number, playouts, threads)
         for point in field:
-            values[point].append(evaluate(game, color, point, seed, playouts, player))
+            values[point].append(found[point])
         # the better half goes on, each candidate by its mean so far (ties: heuristic order)
         field = sorted(field, key=lambda p: (-_mean(values[p]), ranked.index(p)))
         field = field[:max(1, (len(field) + 1) // 2)]
+    _log.info("fort for %s chosen by search: %s (%d threads, %.1f s)", Color(color).word,
+              field[0], threads, time.perf_counter() - start)
     return field[0]
+
+
+def _evaluate_all(game, color: Color, points: List[Point], seed: int, round_number: int,
+                  playouts: int, threads: int) -> Dict[Point, float]:
+    """``evaluate`` of every point, ``threads`` at a time, each thread with its own player
+    (seed ``seed + round_number``); each value is the same whichever thread computes it."""
+    from .player import SearchPlayer, SearchSettings
+    todo = list(points)
+    found: Dict[Point, float] = {}
+    failures: List[BaseException] = []
+    lock = threading.Lock()
+
+    def work():
+        player = SearchPlayer(SearchSettings(threads=1, seed=seed + round_number,
+                                             max_memory_mb=SEARCH_MEMORY_MB))
+        while True:
+            with lock:
+                if not todo or failures:
+                    return
+                point = todo.pop(0)
+            try:
+                value = evaluate(game, color, point, seed, playouts, player)
+            except BaseException as err:   # re-raised in the caller
+                with lock:
+                    failures.append(err)
+                return
+            with lock:
+                found[point] = value
+
+    helpers = [threading.Thread(target=work, name=f"forts-{i}", daemon=True)
+               for i in range(1, min(threads, len(points)))]
+    for helper in helpers:
+        helper.start()
+    work()
+    for helper in helpers:
+        helper.join()
+    if failures:
+        raise failures[0]
+    return found
 
 
 def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values)
 
 
-def place_forts(game, seed: int = 0, playouts: Optional[int] = None) -> List[Tuple[Color, Point]]:
+def place_forts(game, seed: int = 0, playouts: Optional[int] = None,
+                threads: Optional[int] = None,
+                progress: Optional[Callable[[Color, Point, float], None]] = None
+                ) -> List[Tuple[Color, Point]]:
     """Place every fort still due, each side in turn (White first), with ``choose_fort``;
-    return what was placed (``--forts auto``)."""
+    return what was placed (``--forts auto``). ``progress(color, point, seconds)`` after each."""
     placed = []
     while game.fort_turn is not None:
         color = game.fort_turn
-        point = choose_fort(game, color, seed, playouts)
+        start = time.perf_counter()
+        point = choose_fort(game, color, seed, playouts, threads=threads)
         game.place_fort(color, point)
         placed.append((color, point))
+        if progress is not None:
+            progress(color, point, time.perf_counter() - start)
     return placed
+
+
+def fort_setting(game) -> tuple:
+    """What the forts still due are chosen for: rules, map, forts so far, stones. The forts a
+    ``PendingForts`` chose fit a game exactly when this is the same."""
+    return (game.rules.name, game.size, game.terrain, tuple(game.forts), tuple(game.setup),
+            len(game.moves))
+
+
+class PendingForts:
+    """``place_forts`` of a copy of ``game`` in a thread of its own, started at once: the
+    forts of ``--forts auto`` are on their way while the engine answers what does not need
+    them. ``result`` waits for them; ``fits(game)`` says whether they are for that game."""
+
+    def __init__(self, game, seed: int, playouts: Optional[int], threads: Optional[int] = None,
+                 progress=None):
+        self.setting = fort_setting(game)
+        self._game = game.copy()
+        self._args = (seed, playouts, threads, progress)
+        self._placed: Optional[List[Tuple[Color, Point]]] = None
+        self._error: Optional[BaseException] = None
+        self._done = threading.Event()
+        threading.Thread(target=self._run, name="forts", daemon=True).start()
+
+    def _run(self):
+        try:
+            self._placed = place_forts(self._game, *self._args)
+        except BaseException as err:   # raised again by result()
+            self._error = err
+        finally:
+            self._done.set()
+
+    def fits(self, game) -> bool:
+        return fort_setting(game) == self.setting
+
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    def wait(self, timeout: Optional[float] = None) -> bool:
+        """Wait at most ``timeout`` seconds (None: until done); whether the forts are chosen."""
+        return self._done.wait(timeout)
+
+    def result(self) -> List[Tuple[Color, Point]]:
+        """The forts, in placement order (waits for them); the search's exception otherwise."""
+        self._done.wait()
+        if self._error is not None:
+            raise self._error
+        return list(self._placed)
