@@ -219,7 +219,8 @@ def generate(engine, color, commit: bool, cleanup: bool = False, progress=None,
     budget = engine.move_budget(color)
     move, analysis = engine.player.genmove(game, color, budget, cleanup,
                                            progress=report if reports else None,
-                                           progress_interval=progress_interval)
+                                           progress_interval=progress_interval,
+                                           early_stop=not engine.in_byo_yomi(color))
     if commit:
         engine.note_move_time(color, budget, time.perf_counter() - started)
     if engine.live_gfx:

@@ -296,6 +296,11 @@ class GtpEngine:
                            self.settings.move_time, last, self.game.size ** 2,
                            max(self.overshoots, default=0.0))
 
+    def in_byo_yomi(self, color) -> bool:
+        """Whether ``color``'s next move is in a byo-yomi period (``timing.in_byo_yomi``)."""
+        from ..search.timing import in_byo_yomi
+        return in_byo_yomi(self.time_control, self.time_left.get(color))
+
     def note_move_time(self, color, budget: Optional[float], elapsed: float) -> None:
         """A genmove of ``color`` took ``elapsed`` seconds for ``budget``: keep the clock as the
         controller does (its next ``time_left`` replaces ours) and how much later than its
