@@ -9,6 +9,7 @@ from typing import Optional
 
 from ..coords import Color, format_vertex, reading_order
 from ..errors import EngineError, quote, quote_path
+from ..files import write_atomically
 from .args import (expect, format_vertices, parse_color, parse_float, parse_int, parse_move,
                    parse_point)
 from .drawing import draw_board
@@ -418,12 +419,13 @@ def _open_regular(path: str, flags: int, verb: str, hint: str = "") -> int:
 
 
 def _write_file(path: str, data: bytes) -> None:
-    fd = _open_regular(path, os.O_WRONLY | os.O_CREAT, "write",
-                       " (printsgf without a file puts the sgf in the answer)")
+    """Write ``data`` to ``path`` atomically (``files.write_atomically``): a kill or a full disk
+    during the write leaves the old file whole. An existing target is checked as above first."""
+    if os.path.lexists(path):
+        os.close(_open_regular(path, os.O_RDONLY, "write",
+                               " (printsgf without a file puts the sgf in the answer)"))
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.truncate(0)
-            f.write(data)
+        write_atomically(path, data)
     except OSError as err:
         raise GtpError(f"cannot write {quote_path(path)}: {(err.strerror or 'error').lower()}") from err
 

@@ -31,6 +31,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Dict, Optional, Tuple
 
+from ..files import write_atomically
+
 LOCAL_PREFIX = "local:"
 
 _worker_lock = threading.Lock()
@@ -102,13 +104,12 @@ def play_remote(config, index: int) -> dict:
 
 def receive(config, result: dict) -> Tuple[dict, Dict[str, str]]:
     """On the client: write a finished game's SGF and transcript into ``config.out``."""
-    from .runner import atomic_write
     record = result["record"]
     if result["sgf"] is not None:
-        atomic_write(config.out / record["sgf"], result["sgf"])
+        write_atomically(config.out / record["sgf"], result["sgf"])
     logs = config.out / "logs"
     logs.mkdir(parents=True, exist_ok=True)
-    (logs / f"game-{record['index'] + 1:04d}.gtp.log").write_text(result["transcript"])
+    write_atomically(logs / f"game-{record['index'] + 1:04d}.gtp.log", result["transcript"])
     return record, result["names"]
 
 
