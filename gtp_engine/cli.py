@@ -62,12 +62,15 @@ def _finite(text: str) -> float:
 
 
 def _search_param(text: str):
-    from .search.params import TUNABLES
+    from .search.params import TUNABLES, check_tunable
     name, sep, value = text.partition("=")
     if not sep or name not in TUNABLES:
         raise argparse.ArgumentTypeError(
             f"must be NAME=VALUE with NAME one of {', '.join(TUNABLES)}, not {quote(text)}")
-    return name, _finite(value)
+    try:
+        return name, check_tunable(name, _finite(value))
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _share(text: str) -> float:

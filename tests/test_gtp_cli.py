@@ -157,3 +157,27 @@ def test_search_params_from_the_command_line_reach_the_search():
     assert dict(settings.overrides) == {"heavy": 0.0, "rave_equiv": 100.0}
     result = run_engine(["--search-param", "nonsense=1"], "name\n")
     assert result.returncode == 2 and b"nonsense=1" in result.stderr
+
+
+@pytest.mark.parametrize("setting, message", [
+    ("rave_equiv=-1", "search parameter rave_equiv must be a number from 1 to 1e+09, not -1"),
+    ("prob_capture=-5", "search parameter prob_capture must be a whole number from 0 to 1000, not -5"),
+    ("heavy=7", "search parameter heavy must be a whole number from 0 to 1, not 7"),
+    ("max_moves=-1", "search parameter max_moves must be a whole number from 1 to 100000, not -1"),
+    ("max_moves=2.5", "search parameter max_moves must be a whole number from 1 to 100000, not 2.5"),
+    ("prior_even=-3", "search parameter prior_even must be a number from 0 to 1e+06, not -3"),
+])
+def test_search_params_out_of_their_range_are_refused(setting, message, capsys):
+    from gtp_engine.cli import build_parser
+    with pytest.raises(SystemExit) as exit_:
+        build_parser().parse_args(["--search-param", setting])
+    assert exit_.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_every_search_param_has_a_stated_range_that_holds_its_default():
+    from gtp_engine.search import params
+    assert set(params.RANGES) == set(params.TUNABLES)
+    defaults = params.make_params(Game("go", 19, None))
+    K = params.K
+    for name in params.TUNABLES:
+        params.check_tunable(name, defaults[getattr(K, "P_" + name.upper())])

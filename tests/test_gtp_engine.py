@@ -330,6 +330,26 @@ def test_time_settings_are_stored_and_bad_ones_refused():
     assert engine.time_control == before
 
 
+@pytest.mark.parametrize("line, message", [
+    ("time_left b -5 0", "time left must be at least 0, not '-5'"),
+    ("time_left w 10 -1", "stones must be at least 0, not '-1'"),
+    ("kgs-time_settings canadian 10 5 0",
+     "canadian needs both a period time and byo-yomi stones above 0, or neither (got 5 seconds and 0)"),
+    ("kgs-time_settings canadian 10 0 5",
+     "canadian needs both a period time and byo-yomi stones above 0, or neither (got 0 seconds and 5)"),
+    ("kgs-time_settings byoyomi 10 30 0",
+     "byoyomi needs both a period time and periods above 0, or neither (got 30 seconds and 0)"),
+    ("time_settings 10 0 5", "byo-yomi of 5 stones needs a byo-yomi time above 0"),
+])
+def test_impossible_clocks_are_refused_and_change_nothing(line, message):
+    engine = make_engine()
+    gtp(engine, "time_settings 600 30 5")
+    gtp(engine, "time_left b 100 0")
+    before = engine.time_control, dict(engine.time_left)
+    assert refused(engine, line) == message
+    assert (engine.time_control, engine.time_left) == before
+
+
 # ----------------------------------------------------------------- the error contract
 def test_an_internal_error_is_reported_and_rolls_everything_back(capsys):
     table = CommandTable("broken")

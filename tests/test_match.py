@@ -156,7 +156,7 @@ def test_absolute_time_runs_down():
     assert clock.allowance == 6 and clock.time_left_args == (6, 0)
 
 
-@pytest.mark.parametrize("args", [(0, 0, 0), (10, 5, 0), (-1, 0, 0)])
+@pytest.mark.parametrize("args", [(0, 0, 0), (10, 5, 0), (-1, 0, 0), (10, 0, 5)])
 def test_impossible_time_controls_are_refused(args):
     with pytest.raises(ValueError):
         TimeControl(*args)

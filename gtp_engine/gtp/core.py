@@ -298,6 +298,8 @@ def time_settings(engine, args):
     main = parse_float(args[0], "main time", 0)
     byo = parse_float(args[1], "byo-yomi time", 0)
     stones = parse_int(args[2], "byo-yomi stones", 0)
+    if stones > 0 and byo == 0:
+        raise GtpError(f"byo-yomi of {stones} stones needs a byo-yomi time above 0")
     if stones > 0:
         system = "canadian"
     elif byo > 0 or main == 0:  # GTP: byo-yomi time without stones means no time limit
@@ -324,6 +326,10 @@ def kgs_time_settings(engine, args):
     byo = parse_float(args[2], "byo-yomi time", 0) if len(args) > 2 else 0.0
     count = parse_int(args[3], "periods" if system == "byoyomi" else "byo-yomi stones", 0) \
         if len(args) > 3 else 0
+    if system in ("byoyomi", "canadian") and (byo > 0) != (count > 0):
+        what = "periods" if system == "byoyomi" else "byo-yomi stones"
+        raise GtpError(f"{system} needs both a period time and {what} above 0, or neither "
+                       f"(got {byo:g} seconds and {count})")
     if system == "byoyomi":
         engine.time_control = TimeControl(system, main, byo, 1, count)
     else:
@@ -336,7 +342,7 @@ def kgs_time_settings(engine, args):
 def time_left(engine, args):
     expect(args, 3, usage="time_left COLOR TIME STONES")
     color = parse_color(args[0])
-    seconds = parse_float(args[1], "time left", None)
+    seconds = parse_float(args[1], "time left", 0)
     stones = parse_int(args[2], "stones", 0)
     engine.time_left = {**engine.time_left, color: TimeLeft(seconds, stones)}
     return ""
