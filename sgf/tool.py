@@ -69,6 +69,8 @@ def read(path: str, variant: Optional[str] = None) -> SgfRecord:
     record = SgfRecord.from_bytes(read_file(path), variant=variant)
     if record.rules_guess:
         print(f"{PROG}: warning: {path}: {record.rules_guess} (choose with --variant)", file=sys.stderr)
+    for note in record.notes:
+        print(f"{PROG}: note: {path}: {note}", file=sys.stderr)
     return record
 
 

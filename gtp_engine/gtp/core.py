@@ -358,6 +358,8 @@ def loadsgf(engine, args):
     move_number = parse_int(args[1], "move number", 1) if len(args) == 2 else None
     data = _read_file(args[0])
     record = sgf.SgfRecord.from_bytes(data, move_number)
+    for note in record.notes:
+        log.warning("loadsgf %s: %s", args[0], note)
     engine.game = record.game
     engine.loaded_sgf = (record, record.game.history_id)
     return ""
