@@ -24,6 +24,8 @@ from . import NAME, __version__
 from .errors import QUOTE_LIMIT, EngineError, quote
 
 USAGE_ERROR = 2
+#: the rule book installed with the engine (package data, a copy of docs/RULES.md)
+RULES_BOOK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "RULES.md")
 _VERTEX = re.compile(r"[A-HJ-Za-hj-z][0-9]{1,2}")
 
 
@@ -113,7 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog=NAME, description="A GTP engine for Go, Loose, Goncrete, Disto and Terrain Go. "
         "Speaks GTP on stdin/stdout; logs go to stderr.",
         epilog="The rules of each game as this engine plays them, with every ruling cited here "
-        "(C6, C7, ...): docs/RULES.md in the source distribution.")
+        f"(C6, C7, ...): {RULES_BOOK} (docs/RULES.md in the source).")
     parser.add_argument("--variant", metavar="NAME",
                         help="rules: go, loose, goncrete, disto or terrain (default go, or the "
                         "rules of --setup)")
