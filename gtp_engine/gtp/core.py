@@ -13,7 +13,7 @@ from ..files import write_atomically
 from .args import (expect, format_vertices, parse_color, parse_float, parse_int, parse_move,
                    parse_point)
 from .drawing import draw_board
-from .engine import TimeControl, TimeLeft
+from .clock import TimeControl, TimeLeft
 from .errors import GtpError, GtpQuit
 from .table import CommandTable
 

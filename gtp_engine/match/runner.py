@@ -453,7 +453,7 @@ def _run_on_cluster(config: MatchConfig, store: "MatchStore", pending: List[int]
         bar.update(record, store.document()["summary"])
 
     try:
-        cluster.play_on_cluster(config, pending, finished)
+        cluster.play_on_cluster(config, pending, finished, Seat, play_one)
     except cluster.ClusterUnavailable as err:
         raise MatchError(str(err)) from err
     return store.document()
