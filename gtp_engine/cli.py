@@ -35,6 +35,14 @@ def _positive_int(text: str) -> int:
     return int(text)
 
 
+def _threads(text: str) -> int:
+    from .search import MAX_THREADS
+    count = _positive_int(text)
+    if count > MAX_THREADS:
+        raise argparse.ArgumentTypeError(f"must be from 1 to {MAX_THREADS}, not {quote(text)}")
+    return count
+
+
 def _count(text: str) -> int:
     if not re.fullmatch(r"[0-9]{1,9}", text):
         raise argparse.ArgumentTypeError(f"must be a whole number, 0 or more, not {text!r}")
@@ -131,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="memory for the search trees, never exceeded (default 1024)")
     parser.add_argument("--seed", type=_seed, default=0, metavar="S",
                         help="seed of every random choice of the engine: moves, forts (default 0)")
-    parser.add_argument("--threads", type=_positive_int, default=os.cpu_count() or 1,
+    parser.add_argument("--threads", type=_threads, default=os.cpu_count() or 1,
                         metavar="N", help="search threads (default: the machine's cores, "
                         f"{os.cpu_count() or 1} here)")
     parser.add_argument("--resign", type=_share, nargs="?", const=0.1, metavar="WINRATE",

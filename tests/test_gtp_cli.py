@@ -85,7 +85,7 @@ def test_options_set_the_game():
 
 
 def test_forts_auto_is_deterministic_for_a_seed():
-    args = ["--variant", "terrain", "--size", "9", "--forts", "auto"]
+    args = ["--variant", "terrain", "--size", "9", "--forts", "auto", "--playouts", "100"]   # 100 a candidate
     first = answers(args + ["--seed", "3"], "forts\n")[0]
     assert first == answers(args + ["--seed", "3"], "forts\n")[0]
     assert len(first.split()) == 8                                   # 2 forts each on 9x9
@@ -121,7 +121,8 @@ def test_setup_file_gives_map_forts_and_komi(tmp_path):
 def test_ruler_and_player_processes_agree_the_way_gogui_uses_them():
     """GoGui starts the ruler with the player's command line, never sends it boardsize, komi or
     set-up, and after each move sends clear_board and the whole game again."""
-    args = ["--variant", "terrain", "--size", "9", "--forts", "auto", "--seed", "2"]
+    args = ["--variant", "terrain", "--size", "9", "--forts", "auto", "--seed", "2",
+            "--playouts", "100", "--threads", "1"]
     player, ruler = GtpProcess(args), GtpProcess(args)
     try:
         assert ruler.send("gogui-rules_game_id") == "Terrain"
@@ -172,6 +173,14 @@ def test_search_params_out_of_their_range_are_refused(setting, message, capsys):
     with pytest.raises(SystemExit) as exit_:
         build_parser().parse_args(["--search-param", setting])
     assert exit_.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_threads_beyond_what_a_session_may_use_are_refused(capsys):
+    from gtp_engine.cli import build_parser
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--threads", "100000"])
+    assert "--threads: must be from 1 to 256, not '100000'" in capsys.readouterr().err
+    assert build_parser().parse_args(["--threads", "256"]).threads == 256
 
 
 def test_every_search_param_has_a_stated_range_that_holds_its_default():

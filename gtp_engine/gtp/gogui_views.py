@@ -249,7 +249,8 @@ def param(engine, args):
         seconds = parse_float(value, "time", 0)
         engine.settings = replace(s, move_time=seconds or None)
     elif key == "threads":
-        engine.settings = replace(s, threads=parse_int(value, "threads", 1, 256))
+        from ..search import MAX_THREADS
+        engine.settings = replace(s, threads=parse_int(value, "threads", 1, MAX_THREADS))
     elif key == "resign":
         rate = parse_float(value, "resign", 0)
         if rate >= 1:
