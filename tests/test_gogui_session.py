@@ -95,7 +95,13 @@ def ruler_after_move(ruler, moves, player) -> set:
     return set(legal)
 
 
-@pytest.mark.parametrize("variant", sorted(GAMES))
+#: a whole GoGui conversation per game: Loose and Terrain Go (a ruler, marks, the map) in the
+#: default run; the views of every game are checked in process by test_gogui_views.py
+CONVERSATIONS = [pytest.param(v, marks=[] if v in ("loose", "terrain") else [pytest.mark.slow])
+                 for v in sorted(GAMES)]
+
+
+@pytest.mark.parametrize("variant", CONVERSATIONS)
 def test_gogui_conversation(variant):
     args = ["--variant", variant, "--size", str(SIZE), "--seed", "2", "--playouts", "300",
             "--threads", "1"] + (["--forts", "auto"] if variant == "terrain" else [])

@@ -85,13 +85,18 @@ def test_options_set_the_game():
 
 
 def test_forts_auto_is_deterministic_for_a_seed():
-    args = ["--variant", "terrain", "--size", "9", "--forts", "auto", "--playouts", "100"]   # 100 a candidate
-    first = answers(args + ["--seed", "3"], "forts\n")[0]
-    assert first == answers(args + ["--seed", "3"], "forts\n")[0]
-    assert len(first.split()) == 8                                   # 2 forts each on 9x9
-    assert first != answers(args + ["--seed", "4"], "forts\n")[0]
-    assert answers(args + ["--seed", "3", "--terrain-seed", "1"], "forts\nterrain_show\n") != \
-        answers(args + ["--seed", "3"], "forts\nterrain_show\n")
+    """In process (the same in every process: test_fort_search.py runs two)."""
+    from gtp_engine.cli import build_game, parse_options
+
+    def forts(*extra):
+        game = build_game(parse_options(["--variant", "terrain", "--size", "9", "--forts", "auto",
+                                         "--playouts", "100", *extra]))   # 100 a candidate
+        return game.forts, game.terrain
+    first = forts("--seed", "3")
+    assert first == forts("--seed", "3")
+    assert len(first[0]) == 4                                        # 2 forts each on 9x9
+    assert first[0] != forts("--seed", "4")[0]
+    assert forts("--seed", "3", "--terrain-seed", "1") != first
 
 
 def test_forts_list_is_placed_white_first():

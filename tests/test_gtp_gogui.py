@@ -234,7 +234,7 @@ def test_readme_gogui_examples_give_gogui_the_engines_komi():
         options = dict(zip(words[1::2], words[2::2]))
         program = shlex.split(options["-program"])
         assert program[0] == "vargo", command
-        game = build_game(parse_options(program[1:]))
+        game = build_game(parse_options(program[1:] + ["--fort-playouts", "0"]))   # forts: fast
         assert "-komi" in options, command
         assert float(options["-komi"]) == game.komi, command
         assert int(options["-size"]) == game.size, command

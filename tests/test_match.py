@@ -537,7 +537,13 @@ def check_real_match(out, results, games):
             assert replayed.score().result == g["result"]
 
 
-@pytest.mark.parametrize("variant, size", VARIANT_SIZES)
+#: real self-play matches: Go and Terrain Go (the runner's forts and map) in the default run,
+#: the other games (whose rules the referee shares with every other test) marked slow
+SELF_PLAY = [pytest.param(v, s, marks=[] if v in ("go", "terrain") else [pytest.mark.slow])
+             for v, s in VARIANT_SIZES]
+
+
+@pytest.mark.parametrize("variant, size", SELF_PLAY)
 def test_our_engine_against_itself(tmp_path, capsys, variant, size):
     out = tmp_path / variant
     code, results, stdout, _ = run_match(
@@ -585,6 +591,7 @@ def test_a_longer_match_against_gnugo(tmp_path, capsys):
     check_real_match(out, results, 6)
 
 
+@pytest.mark.slow   # a benchmark script's output (two matches); the runner is tested above
 def test_bench_strength_prints_one_json_line_per_variant(tmp_path, capsys):
     from scripts.bench_strength import main as bench
     code = bench(["self", "--variants", "go,loose", "--size", "4", "--games", "2", "--a", "--playouts 4",

@@ -51,6 +51,7 @@ def test_a_local_cluster_plays_the_same_games_as_one_machine(tmp_path, capsys):
         assert "terrain_load" in log and "genmove" in log
 
 
+@pytest.mark.slow   # a second local cluster; resuming itself is the local runner's, tested there
 def test_a_cluster_match_resumes_like_a_local_one(tmp_path, capsys):
     engines = [ours("--playouts", "8"), ours("--playouts", "4")]
     out = tmp_path / "m"
