@@ -95,9 +95,10 @@ def ruler_after_move(ruler, moves, player) -> set:
     return set(legal)
 
 
-#: a whole GoGui conversation per game: Loose and Terrain Go (a ruler, marks, the map) in the
-#: default run; the views of every game are checked in process by test_gogui_views.py
-CONVERSATIONS = [pytest.param(v, marks=[] if v in ("loose", "terrain") else [pytest.mark.slow])
+#: a whole GoGui conversation per game: Terrain Go (a ruler, marks, the map) in the default
+#: run; every game's views and rulers are checked in process (test_gogui_views.py,
+#: test_gtp_gogui.py)
+CONVERSATIONS = [pytest.param(v, marks=[] if v == "terrain" else [pytest.mark.slow])
                  for v in sorted(GAMES)]
 
 

@@ -132,7 +132,7 @@ def test_ruler_and_player_processes_agree_the_way_gogui_uses_them():
     try:
         assert ruler.send("gogui-rules_game_id") == "Terrain"
         moves = []
-        for turn in range(30):
+        for turn in range(16):
             color = "bw"[turn % 2]
             move = player.send(f"genmove {color}")
             assert move in ruler.send("gogui-rules_legal_moves").split()

@@ -537,9 +537,10 @@ def check_real_match(out, results, games):
             assert replayed.score().result == g["result"]
 
 
-#: real self-play matches: Go and Terrain Go (the runner's forts and map) in the default run,
-#: the other games (whose rules the referee shares with every other test) marked slow
-SELF_PLAY = [pytest.param(v, s, marks=[] if v in ("go", "terrain") else [pytest.mark.slow])
+#: real self-play matches: Terrain Go (the runner's map and forts) in the default run (Go is
+#: played against GNU Go below), the other games (whose rules the referee shares with every
+#: other test) marked slow
+SELF_PLAY = [pytest.param(v, s, marks=[] if v == "terrain" else [pytest.mark.slow])
              for v, s in VARIANT_SIZES]
 
 
