@@ -502,7 +502,9 @@ def test_an_interrupted_match_resumes_where_it_stopped(tmp_path):
     command = [sys.executable, "-m", "gtp_engine.match",
                fake("--pace", "0.05"), fake("--seed", "3"),
                "--size", "5", "--games", "6", "--jobs", "1", "--out", str(out)]
-    runner = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # a test run started in the background (``cmd &``) ignores SIGINT, and so would the runner
+    runner = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     results = out / "results.json"
     while not (results.exists() and json.loads(results.read_text())["games_played"] >= 1):
         assert runner.poll() is None, runner.communicate()
