@@ -185,8 +185,8 @@ def test_goncrete_player_and_ruler_agree_only_when_gogui_has_the_engines_komi():
     """GoGui's komi (6.5 unless ``-komi``) reaches the player only; the ruler keeps Goncrete's
     7.5. The end dialog (ruler) and Analyze -> Final score (player) then differ by a point;
     with ``-komi 7.5`` GoGui sends 7.5 and they agree."""
-    args = ["--variant", "goncrete", "--size", "5"]
-    player, ruler = GtpProcess(args), GtpProcess(args)
+    args = ["--variant", "goncrete", "--size", "5", "--playouts", "300", "--threads", "1"]
+    player, ruler = GtpProcess(args), GtpProcess(args)   # final_score's search: a small budget
     player.ok("komi 6.5")                                        # GoGui's default
     ruler.ok("clear_board")
     for command in ("play B C3", "play W PASS", "play B PASS"):
