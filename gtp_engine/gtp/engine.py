@@ -29,6 +29,7 @@ from typing import Dict, List, Optional, Tuple
 
 from .. import NAME, __version__
 from ..errors import EngineError, quote
+from .clock import TimeControl, TimeLeft  # noqa: F401 - the session's clock types, used here and by callers
 from .errors import GtpError, GtpFatalError, GtpQuit
 from .table import CommandTable, Handler
 
@@ -79,30 +80,6 @@ class EngineSettings:
                               threads=self.threads, max_memory_mb=self.max_memory_mb,
                               seed=self.seed, resign=self.resign,
                               overrides=tuple(self.search_params))
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    """The time system the controller announced (``time_settings``, ``kgs-time_settings``).
-
-    ``system`` is ``none``, ``absolute``, ``byoyomi`` or ``canadian``; times in seconds.
-    ``byo_yomi_stones`` is stones per period (Canadian) and ``periods`` the number of periods
-    (Japanese byo-yomi). Main time 0 with byo-yomi time 0 and stones 0 means no limit (GTP).
-    """
-
-    system: str = "none"
-    main_time: float = 0.0
-    byo_yomi_time: float = 0.0
-    byo_yomi_stones: int = 0
-    periods: int = 0
-
-
-@dataclass(frozen=True)
-class TimeLeft:
-    """The last ``time_left`` for one colour: seconds, and stones (or periods) left in byo-yomi."""
-
-    seconds: float
-    stones: int
 
 
 class GtpEngine:
