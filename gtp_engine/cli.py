@@ -24,6 +24,8 @@ from . import NAME, __version__
 from .errors import QUOTE_LIMIT, EngineError, quote
 
 USAGE_ERROR = 2
+#: the rule book installed with the engine (package data, a copy of docs/RULES.md)
+RULES_BOOK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "RULES.md")
 _VERTEX = re.compile(r"[A-HJ-Za-hj-z][0-9]{1,2}")
 
 
@@ -31,6 +33,14 @@ def _positive_int(text: str) -> int:
     if not re.fullmatch(r"[0-9]{1,9}", text) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer, not {quote(text)}")
     return int(text)
+
+
+def _threads(text: str) -> int:
+    from .search import MAX_THREADS
+    count = _positive_int(text)
+    if count > MAX_THREADS:
+        raise argparse.ArgumentTypeError(f"must be from 1 to {MAX_THREADS}, not {quote(text)}")
+    return count
 
 
 def _count(text: str) -> int:
@@ -62,12 +72,15 @@ def _finite(text: str) -> float:
 
 
 def _search_param(text: str):
-    from .search.params import TUNABLES
+    from .search.params import TUNABLES, check_tunable
     name, sep, value = text.partition("=")
     if not sep or name not in TUNABLES:
         raise argparse.ArgumentTypeError(
             f"must be NAME=VALUE with NAME one of {', '.join(TUNABLES)}, not {quote(text)}")
-    return name, _finite(value)
+    try:
+        return name, check_tunable(name, _finite(value))
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _share(text: str) -> float:
@@ -110,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog=NAME, description="A GTP engine for Go, Loose, Goncrete, Disto and Terrain Go. "
         "Speaks GTP on stdin/stdout; logs go to stderr.",
         epilog="The rules of each game as this engine plays them, with every ruling cited here "
-        "(C6, C7, ...): docs/RULES.md in the source distribution.")
+        f"(C6, C7, ...): {RULES_BOOK} (docs/RULES.md in the source).")
     parser.add_argument("--variant", metavar="NAME",
                         help="rules: go, loose, goncrete, disto or terrain (default go, or the "
                         "rules of --setup)")
@@ -126,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="memory for the search trees, never exceeded (default 1024)")
     parser.add_argument("--seed", type=_seed, default=0, metavar="S",
                         help="seed of every random choice of the engine: moves, forts (default 0)")
-    parser.add_argument("--threads", type=_positive_int, default=os.cpu_count() or 1,
+    parser.add_argument("--threads", type=_threads, default=os.cpu_count() or 1,
                         metavar="N", help="search threads (default: the machine's cores, "
                         f"{os.cpu_count() or 1} here)")
     parser.add_argument("--resign", type=_share, nargs="?", const=0.1, metavar="WINRATE",
@@ -154,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--fort-playouts", type=_count, metavar="N",
                         help="Terrain Go: simulations per candidate point when the engine "
                         "chooses a fort (genfort, --forts auto); 0 for the quick heuristic alone "
-                        "(default: by board size, 277 on 19x19, 591 on 13x13, 1200 on 9x9, at most "
+                        "(default: by board size, 1200 on 9x9, 591 on 13x13, 277 on 19x19, at most "
                         "--playouts)")
     parser.add_argument("--setup", metavar="FILE.sgf",
                         help="start from the rules, map, forts, set-up stones and komi of an SGF "

@@ -5,7 +5,9 @@ source of SGF records. It applies RULES C3-C8 and the game-level parts of each g
 Go2, Goncrete's annihilation G4, Terrain Go's forts T2/T8, Loose's tie-break L5); the board
 mechanics are ``board.Position``'s. Every method that raises leaves the game exactly as it was.
 
-History is a list of positions, one per move, so ``undo`` to any earlier point is a pop.
+History is a list of positions, one per move, so ``undo`` to any earlier point is a pop. Stones
+set up after a move (``edit``, SGF's ``AB``/``AW``/``AE`` in a later node) replace the
+position of that move.
 """
 
 import itertools
@@ -31,6 +33,17 @@ class MoveRecord:
     @property
     def is_pass(self) -> bool:
         return self.point is None
+
+
+@dataclass(frozen=True)
+class SetupEdit:
+    """Stones set up in the middle of a game (SGF ``AB``/``AW``/``AE`` after a move): after
+    move number ``after`` (1 for the first move), these points became Black, White, empty."""
+
+    after: int
+    black: Tuple[Point, ...] = ()
+    white: Tuple[Point, ...] = ()
+    empty: Tuple[Point, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -185,6 +198,45 @@ class Game:
         self.setup.append((color, point))
         self._reset_history(position)
 
+    def edit(self, black: Sequence[Point] = (), white: Sequence[Point] = (),
+             empty: Sequence[Point] = ()) -> SetupEdit:
+        """Set up stones after a move, as SGF ``AB``/``AW``/``AE`` in a later node do (problem
+        collections, edited games): each listed point becomes Black, White or empty whatever
+        was there (SGF overwrites), stones stand as put (no captures, as ``add_setup``), and
+        the side to move stays the last mover's opponent. The edit belongs to the last move:
+        ``undo`` of that move takes it back. Before the first move, use ``add_setup``. Refused
+        (changing nothing) when a point is listed twice or is a fort."""
+        if not self.moves:
+            raise RulesError("an edit needs a move before it (setup before the first move is add_setup)")
+        edit = SetupEdit(len(self.moves), tuple(black), tuple(white), tuple(empty))
+        listed = [*edit.black, *edit.white, *edit.empty]
+        if len(set(listed)) != len(listed):
+            twice = next(p for p in listed if listed.count(p) > 1)
+            raise RulesError(f"setup lists {format_vertex(twice)} twice")
+        stones = {}
+        for row in range(self.size):
+            for col in range(self.size):
+                color = self.position.stone_at((row, col))
+                if color:
+                    stones[(row, col)] = Color(color)
+        for point in edit.empty:
+            stones.pop(point, None)
+        stones.update({p: Color.BLACK for p in edit.black})
+        stones.update({p: Color.WHITE for p in edit.white})
+        position = self._empty_position()
+        for point in reading_order(stones):
+            position.put(stones[point], point)
+        self._seen[self._positions[-1].zobrist] -= 1
+        self._positions[-1] = position
+        self._seen[position.zobrist] += 1
+        self.edits.append(edit)
+        self.history_id = next(_HISTORY_IDS)   # another position: a search tree is not reused
+        return edit
+
+    def edits_after(self, move_number: int) -> List[SetupEdit]:
+        """The edits made after move ``move_number``, in order."""
+        return [edit for edit in self.edits if edit.after == move_number]
+
     def place_handicap(self, points: Sequence[Point]) -> None:
         """Place Black handicap stones on an empty board (Go and Terrain Go only); White moves next.
 
@@ -211,6 +263,7 @@ class Game:
         if initial is None:
             initial = self._build_initial()
         self.moves: List[MoveRecord] = []
+        self.edits: List[SetupEdit] = []
         #: changes whenever a new history begins (clear, size, rules, map, forts, setup), and
         #: not with moves or undo; copies share it. A record loaded from a file describes this
         #: game only while the id is the one it had after loading.
@@ -219,11 +272,16 @@ class Game:
         self._seen: Counter = Counter([initial.zobrist])
         self._annihilated_by: Optional[int] = None  # index of the move that ended the game by G4
 
-    def _build_initial(self) -> Position:
+    def _empty_position(self) -> Position:
+        """The map and the forts, no stones."""
         kinds = self.terrain.kinds if self.terrain is not None else None
         position = Position(self.size, self.rules.capture, kinds)
         for color, point in self.forts:
             position.place_fort(color, point)
+        return position
+
+    def _build_initial(self) -> Position:
+        position = self._empty_position()
         for color, point in self.setup:
             position.put(color, point)
         return position
@@ -268,15 +326,16 @@ class Game:
             return err.reason
         return None
 
-    def play(self, color: Color, move: Move) -> MoveRecord:
+    def play(self, color: Color, move: Move, superko: bool = True) -> MoveRecord:
         """Play a placement or a pass (None) for ``color`` and return what it did.
 
         Either colour may move (GTP setup practice, C3); a pass by the last mover, a placement
         after annihilation (C5: passes stay legal, so two-pass controllers can finish), any move
         before all forts (T2), or one the rules forbid raises IllegalMoveError with the reason,
-        and changes nothing.
+        and changes nothing. ``superko=False`` replays a record played under rules without
+        positional superko (Japanese rules allow long cycles): a repeated position is played.
         """
-        record, position, annihilates = self._next(color, move)
+        record, position, annihilates = self._next(color, move, superko)
         self.moves.append(record)
         self._positions.append(position)
         self._seen[position.zobrist] += 1
@@ -284,7 +343,7 @@ class Game:
             self._annihilated_by = len(self.moves) - 1
         return record
 
-    def _next(self, color: Color, move: Move):
+    def _next(self, color: Color, move: Move, superko: bool = True):
         on_board = move is None or all(0 <= v < self.size for v in move)
         text = format_vertex(move) if on_board else str(move)  # no vertex names far off the board
         if self.fort_turn is not None:
@@ -298,7 +357,7 @@ class Game:
             raise IllegalMoveError(Illegal.GAME_OVER, text)
         position = self.position.copy()
         effects = position.play(color, move)
-        if self.rules.superko and self._seen[position.zobrist]:
+        if superko and self.rules.superko and self._seen[position.zobrist]:
             raise IllegalMoveError(Illegal.SUPERKO, text)
         annihilates = (self.rules.ends_on_annihilation and bool(effects.flipped)
                        and position.stone_count(color.opponent) == 0)
@@ -311,6 +370,9 @@ class Game:
         record = self.moves.pop()
         position = self._positions.pop()
         self._seen[position.zobrist] -= 1
+        if self.edits and self.edits[-1].after > len(self.moves):
+            self.edits = [edit for edit in self.edits if edit.after <= len(self.moves)]
+            self.history_id = next(_HISTORY_IDS)   # the same moves again would not be the same game
         if self._annihilated_by is not None and self._annihilated_by >= len(self.moves):
             self._annihilated_by = None
         return record
@@ -362,5 +424,6 @@ class Game:
         other = object.__new__(Game)
         other.__dict__.update(self.__dict__)
         other.forts, other.setup, other.moves = list(self.forts), list(self.setup), list(self.moves)
+        other.edits = list(self.edits)
         other._positions, other._seen = list(self._positions), Counter(self._seen)
         return other

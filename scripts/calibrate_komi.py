@@ -1,4 +1,4 @@
-"""Calibrate a game's default komi (RULES C7; README "Komi"): the search's fair komi, checked by
+"""Calibrate a game's default komi (RULES C7; docs/RESEARCH.md "Komi"): the search's fair komi, checked by
 self-play on the match runner.
 
     python scripts/calibrate_komi.py --variant go --size 9 --estimates 3 --fair-playouts 100000 \

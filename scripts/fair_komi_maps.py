@@ -27,6 +27,7 @@ if __package__ in (None, ""):  # run as a file: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     __package__ = "scripts"
 
+from gtp_engine.files import write_atomically  # noqa: E402
 from gtp_engine.rules import find_rules  # noqa: E402
 from scripts.calibrate_komi import black_score  # noqa: E402
 from gtp_engine.match.stats import wilson_interval  # noqa: E402
@@ -91,7 +92,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if not setup.exists():
             game, comment = make_setup(args.size, map_seed, args.map_option, seed=map_seed, seconds=None,
                                        playouts=args.fair_playouts)
-            setup.write_bytes(setup_sgf(game, comment))
+            write_atomically(setup, setup_sgf(game, comment))
         from sgf import game_from_sgf
         fair = game_from_sgf(setup.read_bytes()).komi
         at_fair = match(args, setup, folder / "fair", None)
@@ -128,7 +129,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                      "correlation_with_fair_komi": correlation(fair_komis, margins)}
     print(f"Black's mean margin before komi over the maps' games: {statistics.mean(margins):+.1f}; "
           f"its correlation with the maps' fair komi {summary['margin_before_komi']['correlation_with_fair_komi']:+.2f}")
-    (args.out / "summary.json").write_text(json.dumps({"maps": rows, "summary": summary}, indent=1))
+    write_atomically(args.out / "summary.json", json.dumps({"maps": rows, "summary": summary}, indent=1))
     return 0
 
 

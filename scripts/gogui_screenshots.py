@@ -58,6 +58,7 @@ def self_play(args: List[str], moves: int, path: Path) -> None:
     builds; the game is written to ``path`` as SGF."""
     import sgf
     from gtp_engine.cli import build_game, parse_options
+    from gtp_engine.files import write_atomically
     from gtp_engine.gtp import GtpEngine
     options = parse_options(args + ["--playouts", str(SELF_PLAY_PLAYOUTS), "--threads", "1",
                                     "--quiet"])
@@ -67,7 +68,7 @@ def self_play(args: List[str], moves: int, path: Path) -> None:
         move = engine.run_command("genmove", [color])
         if move == "resign":
             raise SystemExit(f"{args}: the self-play game ended by resignation at move {turn + 1}")
-    path.write_bytes(sgf.game_to_sgf(engine.game))
+    write_atomically(path, sgf.game_to_sgf(engine.game))
     log(f"{path.name}: {moves} moves, komi {engine.game.komi:g}")
 
 

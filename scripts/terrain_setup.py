@@ -32,6 +32,7 @@ if __package__ in (None, ""):  # run as a file: make the repository importable
 
 from gtp_engine.coords import Color, format_vertex, parse_vertex  # noqa: E402
 from gtp_engine.errors import EngineError  # noqa: E402
+from gtp_engine.files import write_atomically  # noqa: E402
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -126,7 +127,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
-        args.output.write_bytes(data)
+        write_atomically(args.output, data)
         print(f"wrote {args.output}", file=sys.stderr)
     return 0
 

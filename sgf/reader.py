@@ -6,7 +6,9 @@ boards up to 19 and a missing ``SZ`` (19) are fine; ``GM`` other than 1, ``FF`` 
 board we cannot play are errors. Our own properties are strict: ``VR`` (authoritative over
 ``RU``) must name a game; Terrain Go's map (``MT``/``WA``, else the root's ``TR``/``SQ``
 markup) must keep RULES T1 unless ``MP`` says ``custom``; forts (``FB``/``FW``) must be legal
-in placement order; every move of the main line must be legal. Errors are ``SgfError``s naming
+in placement order; every move of the main line must be legal, but for positional superko: a
+record played under other rules (Japanese) may repeat a position, and loads as played, with a
+note (``replay``). Errors are ``SgfError``s naming
 the node (the root is node 0) and the reason.
 
 Setup stones (``AB``/``AW``) are taken from the root and from nodes before the first move, and
@@ -14,15 +16,16 @@ put on the board as they stand: a setup that surrounds a group keeps it, and the
 applies the rules to it (``Game.add_setup``). In a
 view export (root ``VV``) every later setup node is a viewer correction: it is checked against
 the true board (a Go viewer's board plus the correction must equal it) and otherwise skipped.
-Setup nodes after the first move of an ordinary file are refused: the games have no way to
-add stones in the middle.
+Setup nodes after the first move of an ordinary file (problem collections, edited games, GNU
+Go's regression games) edit the position as SGF says (``Game.edit``: each point becomes what
+the node lists, whatever was there); the game goes on from there.
 """
 
 from typing import List, Optional, Tuple
 
 from gtp_engine.board import MOUNTAIN, PLAIN, WATER
 from gtp_engine.coords import Color, format_vertex
-from gtp_engine.errors import EngineError, IllegalMoveError, TerrainError
+from gtp_engine.errors import EngineError, Illegal, IllegalMoveError, TerrainError
 from gtp_engine.game import Game
 from gtp_engine.rules import Go, find_rules
 from gtp_engine.rules.terrain_map import TerrainMap, TerrainParams, interleave_forts
@@ -30,7 +33,7 @@ from gtp_engine.rules.terrain_map import TerrainMap, TerrainParams, interleave_f
 from .errors import SgfError
 from .values import parse_params, parse_point, parse_point_list, show
 from .viewer import GoViewer
-from .writer import VIEW_PROPERTY
+from .writer import EDIT_PROPERTY, VIEW_PROPERTY
 
 SUPPORTED_FORMATS = (1, 2, 3, 4)
 MAP_COUNT_KEYS = ("forts", "fort_value")
@@ -229,6 +232,15 @@ def add_setup(game: Game, node, index: int) -> None:
                 raise SgfError(f"{node_label(index)}: bad setup stone {identifier}[{format_vertex(point)}]: {err}")
 
 
+def edit_setup(game: Game, node, index: int) -> None:
+    """AB/AW/AE after the first move: the points become Black, White, empty (``Game.edit``)."""
+    black, white, empty = (points_of(node, ident, game.size, index) for ident in ("AB", "AW", "AE"))
+    try:
+        game.edit(black, white, empty)
+    except EngineError as err:
+        raise SgfError(f"{node_label(index)}: bad setup: {err}")
+
+
 def move_of(node, index: int, number: int, size: int):
     """(colour, point or None) of a node, or None without B/W. ``tt`` passes up to 19x19."""
     found = [ident for ident in ("B", "W") if node.has_property(ident)]
@@ -242,7 +254,7 @@ def move_of(node, index: int, number: int, size: int):
     raw = values[0].strip()
     if len(values) > 1:
         raise SgfError(f"{label}: {identifier} with {len(values)} values")
-    if raw == b"" or (raw == b"tt" and size <= 19):
+    if raw == b"" or (raw == b"tt" and size <= 19) or raw.lower() == b"pass":
         return Color.parse(identifier), None
     try:
         return Color.parse(identifier), parse_point(raw, size)
@@ -250,10 +262,20 @@ def move_of(node, index: int, number: int, size: int):
         raise SgfError(f"{label}: bad move {identifier}[{show(raw)}]: {err}")
 
 
-def replay(sgf_game, move_number: Optional[int] = None,
-           variant: Optional[str] = None) -> Tuple[Game, List[int]]:
+def superko_note(root) -> str:
+    ruleset = root_text(root, "RU")
+    played = f"the game was played under RU[{show(ruleset)}]" if ruleset else "the file names no rules"
+    return f"{played}; a record is replayed as it was played, new moves follow superko"
+
+
+def replay(sgf_game, move_number: Optional[int] = None, variant: Optional[str] = None,
+           notes: Optional[List[str]] = None) -> Tuple[Game, List[int]]:
     """The game of the main line, up to but not including ``move_number`` (GTP ``loadsgf``),
     under the file's rules or ``variant``'s (``rules_of``).
+
+    A move that only positional superko forbids is played as it was recorded (Japanese rules
+    have no superko, and long cycles happen in their games), with a line saying so added to
+    ``notes``; every other rule is checked.
 
     Also returns, for each move played, the index of its node in the main line.
     """
@@ -274,21 +296,27 @@ def replay(sgf_game, move_number: Optional[int] = None,
                 viewer.apply(game_setup_lists(game))
         elif node.has_setup_stones():
             if viewer is None:
-                raise SgfError(f"{node_label(index)}: setup stones (AB/AW/AE) after the first move "
-                               "are not supported")
-            check_correction(game, viewer, node, index)
+                edit_setup(game, node, index)
+            else:
+                check_correction(game, viewer, node, index)
         move = move_of(node, index, number, game.size)
         if move is None:
             continue
         if move_number is not None and number >= move_number:
             break
         color, point = move
+        ident = color.letter.upper()
         try:
             game.play(color, point)
         except IllegalMoveError as err:
-            ident = color.letter.upper()
             raw = node.get_raw(ident).strip()
-            raise SgfError(f"{node_label(index, number)}: illegal move {ident}[{show(raw)}]: {err.reason.value}")
+            if err.reason is not Illegal.SUPERKO:
+                raise SgfError(f"{node_label(index, number)}: illegal move {ident}[{show(raw)}]: {err.reason.value}")
+            game.play(color, point, superko=False)
+            if notes is not None:
+                notes.append(f"{node_label(index, number)}: {ident}[{show(raw)}] repeats an earlier "
+                             f"position, which positional superko forbids; played as recorded "
+                             f"({superko_note(root)})")
         move_nodes.append(index)
         if viewer is not None and point is not None:
             viewer.play(color, point)
@@ -309,9 +337,13 @@ def game_setup_lists(game: Game):
 
 
 def check_correction(game: Game, viewer: GoViewer, node, index: int) -> None:
-    """A view export's setup node must turn a Go viewer's board into the true board."""
+    """A view export's setup node must turn a Go viewer's board into the true board; one marked
+    ``VE`` is a mid-game edit of the game (written after the move's correction, so it reads
+    alike on both boards)."""
     lists = tuple(points_of(node, ident, game.size, index) for ident in ("AB", "AW", "AE"))
     viewer.apply(lists)
+    if node.has_property(EDIT_PROPERTY):
+        edit_setup(game, node, index)
     black, white, empty = viewer.correction_to(game.position)
     wrong = black + white + empty
     if wrong:

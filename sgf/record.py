@@ -13,7 +13,7 @@ under other rules, stays as recorded).
 """
 
 import re
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
 from sgfmill import sgf, sgf_grammar
 
@@ -23,7 +23,7 @@ from .reader import is_view_export, move_of, replay, root_text, rules_guess
 from .values import show
 from .writer import VIEW_NOTICE, WriteOptions, build_tree
 
-MANAGED = frozenset(("B", "W", "AB", "AW", "AE", "SZ"))  # SZ outside the root is junk sgfmill refuses
+MANAGED = frozenset(("B", "W", "AB", "AW", "AE", "SZ", "VE"))  # SZ outside the root is junk sgfmill refuses
 MANAGED_ROOT = MANAGED | {"HA", "MT", "WA", "FB", "FW", "MP", "VV"}
 VIEW_MARKUP = frozenset(("TR", "SQ", "LB"))
 MAX_SIZE_SGFMILL = 26
@@ -35,7 +35,7 @@ def parse(data: bytes) -> sgf.Sgf_game:
     SgfError for anything unreadable."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise SgfError(f"sgf data must be bytes, not {type(data).__name__}")
-    text = with_root_semicolon(to_utf8(bytes(data)))
+    text = late_nodes_as_variations(shorten_long_names(with_root_semicolon(to_utf8(bytes(data)))))
     try:
         coarse = sgf_grammar.parse_sgf_game(text)
     except ValueError as err:
@@ -67,6 +67,56 @@ def with_root_semicolon(text: bytes) -> bytes:
     return text if found is None else text[:start] + b"(;" + text[found.end():]
 
 
+#: FF[3]'s long property names (any case), as GoGui reads them. sgfmill keeps only the capitals
+#: of a name, which works for ``AddBlack`` but turns ``Size`` into ``S`` and ``Komi`` into ``K``.
+LONG_NAMES = {
+    b"ADDBLACK": b"AB", b"ADDEMPTY": b"AE", b"ADDWHITE": b"AW", b"BLACK": b"B",
+    b"BLACKRANK": b"BR", b"COMMENT": b"C", b"COPYRIGHT": b"CP", b"DATE": b"DT", b"EVENT": b"EV",
+    b"GAME": b"GM", b"HANDICAP": b"HA", b"KOMI": b"KM", b"PLACE": b"PC", b"PLAYERBLACK": b"PB",
+    b"PLAYERWHITE": b"PW", b"PLAYER": b"PL", b"RESULT": b"RE", b"ROUND": b"RO", b"RULES": b"RU",
+    b"SIZE": b"SZ", b"WHITE": b"W", b"WHITERANK": b"WR",
+}
+_ANY_LONG_NAME = re.compile(rb"(?i)(?<![A-Za-z])(?:%s)\s*\[" % b"|".join(LONG_NAMES))
+#: a value (escapes included), a word (a property name), a delimiter, anything else, one character
+_SGF_TOKEN = re.compile(rb"\[(?:[^\\\]]|\\.)*\]|[A-Za-z]+|[();]|[^\[A-Za-z();]+|.", re.DOTALL)
+
+
+def shorten_long_names(text: bytes) -> bytes:
+    """FF[3] long property names replaced by their FF[4] names (``Size[9]`` -> ``SZ[9]``);
+    property values are left as they are."""
+    if not _ANY_LONG_NAME.search(text):
+        return text
+    return b"".join(LONG_NAMES.get(token.upper(), token) if token[:1].isalpha() else token
+                    for token in _SGF_TOKEN.findall(text))
+
+
+_LATE_NODE = re.compile(rb"\)\s*;")
+
+
+def late_nodes_as_variations(text: bytes) -> bytes:
+    """Nodes written after a variation closes (``(;B[aa](;W[bb]);W[cc])``, which FF[4] does not
+    allow and GoGui reads, as in its own test files) become one more variation:
+    ``(;B[aa](;W[bb])(;W[cc]))``."""
+    if not _LATE_NODE.search(text):
+        return text
+    out, depth, implicit, last = [], 0, [], b""   # depth counts the file's own parentheses
+    for token in _SGF_TOKEN.findall(text):
+        if token == b";" and last == b")" and depth >= 1:
+            out.append(b"(")
+            implicit.append(depth)
+        elif token == b")":
+            while implicit and implicit[-1] == depth:   # close ours inside this level first
+                out.append(b")")
+                implicit.pop()
+            depth -= 1
+        elif token == b"(":
+            depth += 1
+        out.append(token)
+        if not token.isspace():
+            last = token
+    return b"".join(out)
+
+
 def drop_nameless_properties(coarse) -> None:
     """Drop properties whose names had no capital letter (sgfmill strips lower case, leaving
     an empty name that no writer accepts); such words are junk, not FF[4] properties."""
@@ -84,9 +134,13 @@ class SgfRecord:
     ``game`` is the replayed main line (change it freely: ``to_bytes`` writes its current
     state). ``is_view`` says the source was a view export. ``rules_guess`` says why the rules
     were guessed (the file names none of our games and no variant was given), else None.
+    ``notes`` says what loading did beyond the file's rules (see ``reader.replay``).
     """
 
     rules_guess: Optional[str] = None
+    #: what loading did that the file's own rules would not (a move positional superko forbids,
+    #: played as recorded), one line each
+    notes: Sequence[str] = ()
 
     def __init__(self, game, source: Optional[sgf.Sgf_game] = None, move_nodes: Optional[List[int]] = None):
         self.game = game
@@ -103,9 +157,11 @@ class SgfRecord:
         Raises SgfError naming the node and the reason for anything unreadable or illegal.
         """
         source = parse(data)
-        game, move_nodes = replay(source, move_number, variant)
+        notes: List[str] = []
+        game, move_nodes = replay(source, move_number, variant, notes)
         record = cls(game, source, move_nodes)
         record.rules_guess = None if variant is not None else rules_guess(source.get_root())
+        record.notes = notes
         return record
 
     @property
@@ -160,8 +216,8 @@ class _Merger:
 
     The written main line is the game, exactly. The merge walks the source tree along the
     game's moves: from a node (the root, then each move of the game found among the children),
-    through the move-less nodes that continue it (comments, setup before the first move, a view
-    export's corrections), whose data joins the new node; the child holding the game's next
+    through the move-less nodes that continue it (comments, setup before the first move or the
+    game's own mid-game edits, a view export's corrections), whose data joins the new node; the child holding the game's next
     move is followed, the other children are copied as variations of the new node. Once the game
     leaves the tree, or ends, the walk stops: at the game's last node nothing is kept below it,
     since any child there would become the main line of a game the engine does not hold.
@@ -208,8 +264,9 @@ class _Merger:
         chain = [node]
         while len(chain[-1]) and not has_move(chain[-1][0]):
             child = chain[-1][0]
-            if child.has_setup_stones() and number > 0 and not self.old_view:
-                break  # stones added in mid-game: another position, kept as a variation
+            if child.has_setup_stones() and number > 0 and not self.old_view \
+                    and not self.game.edits_after(number):
+                break  # stones the game did not set up here: another position, kept as a variation
             chain.append(child)
         return chain
 

@@ -14,11 +14,11 @@ arguments.
 
 import argparse
 import sys
-from pathlib import Path
 from typing import List, Optional
 
 from gtp_engine.board import EMPTY
 from gtp_engine.coords import COLUMNS
+from gtp_engine.files import write_atomically
 from gtp_engine.rules import RULES_BY_NAME
 
 from . import read_file
@@ -69,6 +69,8 @@ def read(path: str, variant: Optional[str] = None) -> SgfRecord:
     record = SgfRecord.from_bytes(read_file(path), variant=variant)
     if record.rules_guess:
         print(f"{PROG}: warning: {path}: {record.rules_guess} (choose with --variant)", file=sys.stderr)
+    for note in record.notes:
+        print(f"{PROG}: note: {path}: {note}", file=sys.stderr)
     return record
 
 
@@ -78,7 +80,7 @@ def write(data: bytes, out: str) -> None:
         sys.stdout.flush()
         return
     try:
-        Path(out).write_bytes(data)
+        write_atomically(out, data)
     except OSError as err:
         raise SgfError(f"cannot write {out}: {err.strerror.lower() if err.strerror else err}")
 

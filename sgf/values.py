@@ -1,13 +1,14 @@
 """SGF value text for our own properties: points, point lists, the map parameters ``MP``.
 
 Points are ``(row, col)`` with row 0 at the bottom (as in ``gtp_engine.coords``); SGF letters
-count rows from the top. Everything raises ``ValueError`` with a short lowercase reason; the
+count rows from the top; a point may also be written as a vertex (``R16``), as some programs
+do. Everything raises ``ValueError`` with a short lowercase reason; the
 reader adds the node and the property.
 """
 
 from typing import Dict, Iterable, List, Optional, Tuple
 
-from gtp_engine.coords import Point
+from gtp_engine.coords import Point, parse_vertex
 
 LETTERS = "abcdefghijklmnopqrstuvwxy"
 
@@ -18,12 +19,26 @@ def point_text(point: Point, size: int) -> str:
     return LETTERS[col] + LETTERS[size - 1 - row]
 
 
+def is_human_readable(raw: bytes) -> bool:
+    """A point written as a vertex (``R16``, ``pass``), as SmartGo writes them and GoGui reads
+    them: longer than two characters, or a letter then a digit."""
+    return len(raw) > 2 or (len(raw) == 2 and raw[1:2].isdigit())
+
+
 def parse_point(raw: bytes, size: int) -> Point:
-    """Read one point (surrounding whitespace ignored); ValueError for anything but two letters
-    on the board."""
+    """Read one point (surrounding whitespace ignored): two letters (``pd``), or a vertex
+    (``R16``, see ``is_human_readable``); ValueError for anything else or off the board."""
     raw = raw.strip()
     if not raw:
         raise ValueError("empty point value")
+    if is_human_readable(raw):
+        try:
+            point = parse_vertex(raw.decode("ascii"), size)
+        except (UnicodeDecodeError, ValueError):
+            raise ValueError(f"bad point {show(raw)}") from None
+        if point is None:
+            raise ValueError(f"bad point {show(raw)} (a pass is no point)")
+        return point
     if len(raw) != 2 or not raw.isalpha() or not raw.islower():
         raise ValueError(f"bad point {show(raw)}")
     col = raw[0] - ord("a")

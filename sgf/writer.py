@@ -6,9 +6,11 @@ The record form is what engines and ``game_from_sgf`` read: the root carries the
 ``SQ``, ``LB`` for viewers), then one node per move with a comment saying what it did and,
 where known, Black's win rate (``SBKV``, in percent, the property Sabaki plots).
 
+Stones set up in mid-game (``Game.edit``) are a setup node after their move, in both forms.
+
 The view form adds, after each move (and after the root) where a viewer that applies Go
 captures would show another board than the true one, a setup node (``AB``/``AW``/``AE``)
-that corrects it; the root carries ``VV[1]`` and says so in its comment, and every node repeats
+that corrects it (before the move's edits, if any, which carry ``VE[1]`` there); the root carries ``VV[1]`` and says so in its comment, and every node repeats
 the map markup so that it stays visible while stepping through the game. Engines must not be
 fed view exports: GTP engines would see setup stones in the middle of a game.
 """
@@ -29,6 +31,7 @@ from .values import format_params, point_text
 from .viewer import GoViewer
 
 VIEW_PROPERTY = "VV"
+EDIT_PROPERTY = "VE"      #: in a view export, marks a mid-game edit (not a viewer correction)
 VIEW_NOTICE = ("View export: after moves whose true board differs from what Go's capture rule "
                "shows, a setup node (AB/AW/AE) corrects the board. Do not feed this file to "
                "engines; 'vargo-sgf record' converts it back to a game record.")
@@ -103,9 +106,16 @@ def build_tree(game, options: WriteOptions) -> Tuple[sgf.Sgf_game, bool]:
         write_move(node, game, number, record, options)
         if markup:
             write_markup(node, markup)
+        edits = game.edits_after(number)
         if viewer is not None and record.point is not None:
             viewer.play(record.color, record.point)
-            node = add_correction(node, viewer, positions[number], markup)
+            before_edits = after_move(positions[number - 1], record) if edits else positions[number]
+            node = add_correction(node, viewer, before_edits, markup)
+        for edit in edits:   # the viewer is right here, so the edit reads alike on both boards
+            node = write_edit(node.new_child(), edit, markup)
+            if viewer is not None:
+                node.set_raw(EDIT_PROPERTY, b"1")
+                viewer.apply((list(edit.black), list(edit.white), list(edit.empty)))
     end = end_comment(game, options, result)
     if end:
         node.add_comment_text(end)
@@ -226,6 +236,24 @@ def winrate_of(winrates: Optional[Mapping[int, float]], number: int) -> Optional
 def winrate_text(probability: float) -> str:
     """Sabaki's ``SBKV``: Black's win rate in percent with at most two decimals."""
     return f"{round(100 * probability, 2):g}"
+
+
+def after_move(position, record):
+    """The position after ``record`` is played on ``position`` (a copy), before any edit."""
+    position = position.copy()
+    if record.point is not None:
+        position.play(record.color, record.point)
+    return position
+
+
+def write_edit(node, edit, markup: Optional[tuple]):
+    """A setup node in mid-game (``Game.edit``): ``AB``/``AW``/``AE`` as the edit lists them."""
+    for identifier, points in (("AB", edit.black), ("AW", edit.white), ("AE", edit.empty)):
+        if points:
+            node.set(identifier, list(points))
+    if markup:
+        write_markup(node, markup)
+    return node
 
 
 def add_correction(node, viewer: GoViewer, position, markup: Optional[tuple]):

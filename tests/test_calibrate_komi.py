@@ -41,6 +41,7 @@ def test_margins_and_black_score_from_results():
     assert calibrate_komi.median([1.0, 2.0]) == 1.5
 
 
+@pytest.mark.slow   # the script end to end: searches and a match
 def test_a_tiny_calibration_runs_the_search_and_the_check(tmp_path, capsys):
     code = calibrate_komi.main(["--variant", "go", "--size", "5", "--estimates", "2",
                                 "--fair-playouts", "1000", "--games", "2", "--playouts", "20",

@@ -120,7 +120,7 @@ def test_a_tree_grown_at_one_komi_is_not_reused_at_another():
                                            pytest.param(9, 100000, marks=pytest.mark.slow)])
 def test_published_fair_komi_of_small_boards_within_one_point(size, playouts):
     """7x7 (9) and 9x9 (7) Go; measured here at about 10 000 simulations a second a thread,
-    so these budgets are 6 and 12 seconds of one core (README, Komi); 9x9 is slow."""
+    so these budgets are 6 and 12 seconds of one core (docs/RESEARCH.md, Komi); 9x9 is slow."""
     estimate = estimate_fair_komi(player(), Game("go", size), playouts=playouts)
     assert abs(estimate.komi - PUBLISHED[size]) <= 1.0, estimate.report()
 

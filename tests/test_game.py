@@ -64,7 +64,7 @@ def test_C1_a_refused_size_changes_nothing():
 @pytest.mark.parametrize("name, komi", [("go", 7.5), ("goncrete", 7.5), ("terrain", 7.5), ("loose", 6),
                                         ("disto", 6.5)])
 def test_C7_default_komi(name, komi):
-    """On sizes without a calibrated komi (README "Komi"; 11x11 has none) RULES C7 holds."""
+    """On sizes without a calibrated komi (docs/RESEARCH.md "Komi"; 11x11 has none) RULES C7 holds."""
     assert Game(name, 11).komi == komi
 
 

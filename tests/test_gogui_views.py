@@ -67,7 +67,8 @@ def test_view_refusals():
 def test_param_dialog_reads_and_sets_the_search_settings():
     engine = make_engine("go")
     params = {key: (kind, value) for kind, key, value in check_param(run(engine, "vargo-param"))}
-    assert params == {"playouts": ("string", "0"), "time": ("string", "0"),
+    # what the search uses: 5000 playouts when neither --playouts nor --time is given
+    assert params == {"playouts": ("string", "5000"), "time": ("string", "0"),
                       "threads": ("string", "1"), "resign": ("string", "0"),
                       "ponder": ("bool", "0"), "live_view": ("bool", "0")}
     for line in ("vargo-param playouts 800", "vargo-param time 2.5", "vargo-param threads 2",
@@ -80,6 +81,14 @@ def test_param_dialog_reads_and_sets_the_search_settings():
     assert "[string] playouts 800" in run(engine, "vargo-param")
     run(engine, "vargo-param playouts 0")               # 0: no fixed count (the time decides)
     assert engine.settings.playouts is None
+    assert "[string] playouts 0\n[string] time 2.5" in run(engine, "vargo-param")
+    run(engine, "vargo-param time 0")                   # neither: the default count again
+    assert "[string] playouts 5000\n[string] time 0" in run(engine, "vargo-param")
+
+
+def test_param_dialog_shows_the_command_lines_budget():
+    assert "[string] playouts 800\n[string] time 0\n" in run(make_engine("go", "--playouts", "800"), "vargo-param")
+    assert "[string] playouts 0\n[string] time 3\n" in run(make_engine("go", "--time", "3"), "vargo-param")
 
 
 @pytest.mark.parametrize("line, message", [
@@ -103,9 +112,29 @@ def test_analyze_commands_list_the_search_views_and_the_rulers():
     entries = check_analyze_commands(run(engine, "gogui-analyze_commands"))
     commands = {command.split()[0] for _, _, command in entries}
     assert {"vargo-ownership", "vargo-best_moves", "vargo-pv", "vargo-param",
-            "gogui-rules_board_gfx", "vargo-false_liberties", "vargo-meals",
-            "last_move_info"} <= commands
+            "gogui-rules_board_gfx", "vargo-meals", "last_move_info", "final_score"} <= commands
     assert ("param", "Search parameters", "vargo-param") in entries
+
+
+GAME_ONLY_VIEWS = {"go": set(), "loose": {"gogui-rules_board_gfx", "vargo-false_liberties"},
+                   "goncrete": {"gogui-rules_board_gfx"}, "disto": {"gogui-rules_board_gfx", "vargo-meals"},
+                   "terrain": {"gogui-rules_board_gfx", "terrain_show", "forts"}}
+
+
+@pytest.mark.parametrize("variant", sorted(GAME_ONLY_VIEWS))
+def test_analyze_commands_are_those_the_game_can_show(variant):
+    """A variant's own views appear in that game only, and every listed one answers (no
+    "Terrain map" failing in a Go game)."""
+    extra = ["--fort-playouts", "0"] if variant == "terrain" else []
+    engine = make_engine(variant, "--size", "9", "--playouts", "50", *extra)
+    run(engine, "genmove b")
+    entries = check_analyze_commands(run(engine, "gogui-analyze_commands"))
+    commands = {command.split()[0] for _, _, command in entries}
+    every_game_only = set().union(*GAME_ONLY_VIEWS.values())
+    assert commands & every_game_only == GAME_ONLY_VIEWS[variant]
+    for _, _, command in entries:
+        if not command.startswith(("vargo-ownership", "vargo-best_moves", "vargo-pv")):
+            run(engine, command.replace("%m", "w"))     # answers without an error
 
 
 def test_live_view_while_genmove_thinks_only_for_gogui(capsys, monkeypatch):

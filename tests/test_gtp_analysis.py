@@ -147,32 +147,32 @@ def test_bad_arguments_are_refused_with_the_reason(args, kata, message):
 
 # ----------------------------------------------------------------- the line formats
 def small_analysis(color=Color.BLACK):
-    """A 2x2 analysis: B2 well searched, a pass, and A1 not yet visited."""
-    moves = [MoveInfo((1, 1), 10, 0.6, 0.5, 2.5, [(1, 1), (0, 0), None]),
-             MoveInfo(None, 2, 1.0, 0.1, -0.001, [None]),
+    """A 2x2 analysis: B2 well searched (a sure win), a pass, and A1 not yet visited."""
+    moves = [MoveInfo((1, 1), 40, 1.0, 0.5, 2.5, [(1, 1), (0, 0), None]),
+             MoveInfo(None, 8, 0.25, 0.1, -0.001, [None]),
              MoveInfo((0, 0), 0, 0.5, 0.4, 0.0, [(0, 0)])]
     # ownership per point row*size+col (A1, B1, A2, B2), Black positive
-    return Analysis(color, 2, moves, 12, 0.1, [0.5, -0.25, 1.0, 0.0],
+    return Analysis(color, 2, moves, 48, 0.1, [0.5, -0.25, 1.0, 0.0],
                     ownership_stdev=[0.5, 0.25, 0.0, 1.0])
 
 
 def test_lz_format_is_leela_zeros_ten_thousandths():
     analysis = small_analysis()
-    lcb = round(10000 * analysis.moves[0].lcb)
     assert info_line(analysis, AnalyzeRequest(Color.BLACK, 0.1), kata=False) == (
-        f"info move B2 visits 10 winrate 6000 prior 5000 lcb {lcb} order 0 pv B2 A1 pass "
-        f"info move pass visits 2 winrate 10000 prior 1000 lcb "
+        f"info move B2 visits 40 winrate 10000 prior 5000 lcb "
+        f"{round(10000 * analysis.moves[0].lcb)} order 0 pv B2 A1 pass "
+        f"info move pass visits 8 winrate 2500 prior 1000 lcb "
         f"{round(10000 * analysis.moves[1].lcb)} order 1 pv pass")
 
 
 def test_kata_format_has_decimal_points_and_scores():
     analysis = small_analysis()
     line = info_line(analysis, AnalyzeRequest(Color.BLACK, 0.1), kata=True)
-    assert line.startswith("info move B2 visits 10 edgeVisits 10 winrate 0.600000 scoreMean 2.50 "
-                           "scoreLead 2.50 prior 0.500000 lcb ")
     # a sure win is 1.000000, never "1" (Sabaki would read that as a Leela Zero 0.01%), and a
     # margin of -0.001 is 0.00, never -0.00
-    assert "info move pass visits 2 edgeVisits 2 winrate 1.000000 scoreMean 0.00 scoreLead 0.00 " \
+    assert line.startswith("info move B2 visits 40 edgeVisits 40 winrate 1.000000 scoreMean 2.50 "
+                           "scoreLead 2.50 prior 0.500000 lcb ")
+    assert "info move pass visits 8 edgeVisits 8 winrate 0.250000 scoreMean 0.00 scoreLead 0.00 " \
            "prior 0.100000" in line
     assert line.endswith("order 1 pv pass")
 
@@ -185,8 +185,8 @@ def test_ownership_in_katagos_order_for_the_player_analysed():
         _, extras = parse_info(line, 2, kata=True)
         assert extras["ownership"] == [sign * v for v in (1.0, 0.0, 0.5, -0.25)]
         assert extras["ownershipStdev"] == [0.0, 1.0, 0.5, 0.25]
-        assert extras["rootInfo"]["visits"] == "12"
-        assert float(extras["rootInfo"]["winrate"]) == pytest.approx((10 * 0.6 + 2 * 1.0) / 12, abs=1e-6)
+        assert extras["rootInfo"]["visits"] == "48"
+        assert float(extras["rootInfo"]["winrate"]) == pytest.approx((40 * 1.0 + 8 * 0.25) / 48, abs=1e-6)
 
 
 def test_minmoves_maxmoves_and_nothing_visited():
@@ -197,6 +197,38 @@ def test_minmoves_maxmoves_and_nothing_visited():
     assert one.count("info move") == 1
     unvisited = Analysis(Color.BLACK, 2, [MoveInfo((0, 0), 0, 0.5, 1.0, 0.0, [(0, 0)])])
     assert info_line(unvisited, AnalyzeRequest(Color.BLACK, 0.1), kata=True) == ""
+
+
+def noisy_analysis():
+    """The issue's position, in short: the best move well searched, a runner-up that the search
+    looked at 100 times with a better average, and moves tried 1 to 4 times whose values are
+    noise (one at +22.5 points)."""
+    best = MoveInfo((3, 3), 675, 0.439, 0.3, -3.06, [(3, 3)])
+    runner_up = MoveInfo((4, 4), 100, 0.47, 0.2, -1.5, [(4, 4)])
+    noise = [MoveInfo((0, i), 4 - i, 0.50 + 0.1 * i, 0.1, 22.5 - i, [(0, i)]) for i in range(4)]
+    return Analysis(Color.BLACK, 9, [best, runner_up] + noise, 783, 1.0)
+
+
+@pytest.mark.parametrize("kata", [True, False])
+def test_the_position_value_read_as_sabaki_and_lizzie_do_is_the_best_moves(kata):
+    """Sabaki reads the largest win rate and score lead among the listed moves, Lizzie the
+    first move's: both must be the best move's (675 visits: 0.439 and -3.06)."""
+    line = info_line(noisy_analysis(), AnalyzeRequest(Color.BLACK, 0.1), kata=kata)
+    moves, _ = parse_info(line, 9, kata=kata)
+    assert [m["move"] for m in moves] == ["D4", "E5"]                 # no 1-4 visit noise
+    rates = [float(m["winrate"]) / (1 if kata else 10000) for m in moves]
+    assert max(rates) == pytest.approx(0.439) and rates[0] == pytest.approx(0.439)
+    if kata:
+        assert max(float(m["scoreLead"]) for m in moves) == pytest.approx(-3.06)
+        assert float(moves[1]["scoreLead"]) == pytest.approx(-3.06)   # capped, not -1.5 raised
+
+
+def test_minmoves_still_lists_the_little_visited_moves_capped():
+    request = AnalyzeRequest(Color.BLACK, 0.1, min_moves=5)
+    moves, _ = parse_info(info_line(noisy_analysis(), request, kata=True), 9, kata=True)
+    assert [m["visits"] for m in moves] == ["675", "100", "4", "3", "2"]
+    assert max(float(m["winrate"]) for m in moves) == pytest.approx(0.439)
+    assert max(float(m["scoreLead"]) for m in moves) == pytest.approx(-3.06)
 
 
 # ----------------------------------------------------------------- streams in every game

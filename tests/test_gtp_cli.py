@@ -85,13 +85,18 @@ def test_options_set_the_game():
 
 
 def test_forts_auto_is_deterministic_for_a_seed():
-    args = ["--variant", "terrain", "--size", "9", "--forts", "auto"]
-    first = answers(args + ["--seed", "3"], "forts\n")[0]
-    assert first == answers(args + ["--seed", "3"], "forts\n")[0]
-    assert len(first.split()) == 8                                   # 2 forts each on 9x9
-    assert first != answers(args + ["--seed", "4"], "forts\n")[0]
-    assert answers(args + ["--seed", "3", "--terrain-seed", "1"], "forts\nterrain_show\n") != \
-        answers(args + ["--seed", "3"], "forts\nterrain_show\n")
+    """In process (the same in every process: test_fort_search.py runs two)."""
+    from gtp_engine.cli import build_game, parse_options
+
+    def forts(*extra):
+        game = build_game(parse_options(["--variant", "terrain", "--size", "9", "--forts", "auto",
+                                         "--playouts", "100", *extra]))   # 100 a candidate
+        return game.forts, game.terrain
+    first = forts("--seed", "3")
+    assert first == forts("--seed", "3")
+    assert len(first[0]) == 4                                        # 2 forts each on 9x9
+    assert first[0] != forts("--seed", "4")[0]
+    assert forts("--seed", "3", "--terrain-seed", "1") != first
 
 
 def test_forts_list_is_placed_white_first():
@@ -121,12 +126,13 @@ def test_setup_file_gives_map_forts_and_komi(tmp_path):
 def test_ruler_and_player_processes_agree_the_way_gogui_uses_them():
     """GoGui starts the ruler with the player's command line, never sends it boardsize, komi or
     set-up, and after each move sends clear_board and the whole game again."""
-    args = ["--variant", "terrain", "--size", "9", "--forts", "auto", "--seed", "2"]
+    args = ["--variant", "terrain", "--size", "9", "--forts", "auto", "--seed", "2",
+            "--playouts", "100", "--threads", "1"]
     player, ruler = GtpProcess(args), GtpProcess(args)
     try:
         assert ruler.send("gogui-rules_game_id") == "Terrain"
         moves = []
-        for turn in range(30):
+        for turn in range(16):
             color = "bw"[turn % 2]
             move = player.send(f"genmove {color}")
             assert move in ruler.send("gogui-rules_legal_moves").split()
@@ -157,3 +163,35 @@ def test_search_params_from_the_command_line_reach_the_search():
     assert dict(settings.overrides) == {"heavy": 0.0, "rave_equiv": 100.0}
     result = run_engine(["--search-param", "nonsense=1"], "name\n")
     assert result.returncode == 2 and b"nonsense=1" in result.stderr
+
+
+@pytest.mark.parametrize("setting, message", [
+    ("rave_equiv=-1", "search parameter rave_equiv must be a number from 1 to 1e+09, not -1"),
+    ("prob_capture=-5", "search parameter prob_capture must be a whole number from 0 to 1000, not -5"),
+    ("heavy=7", "search parameter heavy must be a whole number from 0 to 1, not 7"),
+    ("max_moves=-1", "search parameter max_moves must be a whole number from 1 to 100000, not -1"),
+    ("max_moves=2.5", "search parameter max_moves must be a whole number from 1 to 100000, not 2.5"),
+    ("prior_even=-3", "search parameter prior_even must be a number from 0 to 1e+06, not -3"),
+])
+def test_search_params_out_of_their_range_are_refused(setting, message, capsys):
+    from gtp_engine.cli import build_parser
+    with pytest.raises(SystemExit) as exit_:
+        build_parser().parse_args(["--search-param", setting])
+    assert exit_.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_threads_beyond_what_a_session_may_use_are_refused(capsys):
+    from gtp_engine.cli import build_parser
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--threads", "100000"])
+    assert "--threads: must be from 1 to 256, not '100000'" in capsys.readouterr().err
+    assert build_parser().parse_args(["--threads", "256"]).threads == 256
+
+
+def test_every_search_param_has_a_stated_range_that_holds_its_default():
+    from gtp_engine.search import params
+    assert set(params.RANGES) == set(params.TUNABLES)
+    defaults = params.make_params(Game("go", 19, None))
+    K = params.K
+    for name in params.TUNABLES:
+        params.check_tunable(name, defaults[getattr(K, "P_" + name.upper())])

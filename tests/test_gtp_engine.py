@@ -132,7 +132,7 @@ def test_legal_moves_are_the_games_plus_pass_and_empty_when_over():
 
 def test_legal_moves_while_forts_are_pending_is_an_error_not_a_finished_game():
     """GoGui takes an empty list for game over: a ruler started without its forts must say why."""
-    engine = make_engine("terrain", 9)
+    engine = make_engine("terrain", 9, fort_playouts=0)
     message = refused(engine, "gogui-rules_legal_moves")
     assert "forts not yet placed (white places the next one)" in message and "--forts auto" in message
     gtp_lines(engine, "genfort w\ngenfort b\ngenfort w\ngenfort b")
@@ -227,7 +227,7 @@ def test_fixed_and_free_handicap_in_go():
 
 
 def test_handicap_in_terrain_go_after_the_forts():
-    engine = make_engine("terrain", 9, forts_auto=True)
+    engine = make_engine("terrain", 9, forts_auto=True, fort_playouts=0)
     assert "forts" in refused(engine, "fixed_handicap 2")
     engine.place_auto_forts()
     stones = gtp(engine, "place_free_handicap 3").split()
@@ -253,19 +253,19 @@ def test_captured_count_counts_go_captures_per_capturer():
 
 # ----------------------------------------------------------------- terrain and forts
 def test_forts_genfort_and_terrain_show():
-    engine = make_engine("terrain", 9, seed=4)            # 9x9: two forts each (T2)
+    engine = make_engine("terrain", 9, seed=4, fort_playouts=100)   # 9x9: two forts each (T2)
     assert "white's turn" in refused(engine, "genfort b")
     placed = [gtp(engine, f"genfort {color}") for color in "wbwb"]
     assert "already placed" in refused(engine, "genfort w")
     assert gtp(engine, "forts").split() == ["w", placed[0], "b", placed[1], "w", placed[2], "b", placed[3]]
     shown = gtp(engine, "terrain_show").split(" ", 1)
     assert shown[0].count("w") == shown[0].count("b") == 2 and shown[1] == gtp(engine, "forts")
-    again = make_engine("terrain", 9, seed=4)
+    again = make_engine("terrain", 9, seed=4, fort_playouts=100)
     assert [gtp(again, f"genfort {color}") for color in "wbwb"] == placed
 
 
 def test_boardsize_to_a_new_size_in_terrain_regenerates_the_map_and_auto_places_forts():
-    engine = make_engine("terrain", 9, forts_auto=True)
+    engine = make_engine("terrain", 9, forts_auto=True, fort_playouts=0)   # heuristic forts: fast
     engine.place_auto_forts()
     old_forts = gtp(engine, "forts")
     gtp(engine, "boardsize 9")
@@ -330,6 +330,26 @@ def test_time_settings_are_stored_and_bad_ones_refused():
     assert engine.time_control == before
 
 
+@pytest.mark.parametrize("line, message", [
+    ("time_left b -5 0", "time left must be at least 0, not '-5'"),
+    ("time_left w 10 -1", "stones must be at least 0, not '-1'"),
+    ("kgs-time_settings canadian 10 5 0",
+     "canadian needs both a period time and byo-yomi stones above 0, or neither (got 5 seconds and 0)"),
+    ("kgs-time_settings canadian 10 0 5",
+     "canadian needs both a period time and byo-yomi stones above 0, or neither (got 0 seconds and 5)"),
+    ("kgs-time_settings byoyomi 10 30 0",
+     "byoyomi needs both a period time and periods above 0, or neither (got 30 seconds and 0)"),
+    ("time_settings 10 0 5", "byo-yomi of 5 stones needs a byo-yomi time above 0"),
+])
+def test_impossible_clocks_are_refused_and_change_nothing(line, message):
+    engine = make_engine()
+    gtp(engine, "time_settings 600 30 5")
+    gtp(engine, "time_left b 100 0")
+    before = engine.time_control, dict(engine.time_left)
+    assert refused(engine, line) == message
+    assert (engine.time_control, engine.time_left) == before
+
+
 # ----------------------------------------------------------------- the error contract
 def test_an_internal_error_is_reported_and_rolls_everything_back(capsys):
     table = CommandTable("broken")
@@ -387,7 +407,7 @@ def test_false_liberties_gfx_in_loose():
 
 
 def test_terrain_load_reads_back_what_terrain_show_writes():
-    engine = make_engine("terrain", 9, seed=2)
+    engine = make_engine("terrain", 9, seed=2, fort_playouts=0)
     for color in "wbwb":
         gtp(engine, f"genfort {color}")
     shown, forts = gtp(engine, "terrain_show"), gtp(engine, "forts")
@@ -438,7 +458,7 @@ def test_printsgf_keeps_a_loaded_files_other_properties_until_a_new_game(tmp_pat
 def test_terrain_load_takes_the_fort_count_and_value():
     """A set-up with other forts than the size's (T2, T7) reaches an engine whole: the match
     runner sends ``terrain_load MAP forts=N fort_value=N``."""
-    engine = make_engine("terrain", 9)
+    engine = make_engine("terrain", 9, fort_playouts=0)
     gtp(engine, "terrain_load ........./........./........./........./........./"
                 "........./........./........./......... forts=3 fort_value=12")
     assert (engine.game.forts_per_side, engine.game.fort_value) == (3, 12)

@@ -185,8 +185,8 @@ def test_goncrete_player_and_ruler_agree_only_when_gogui_has_the_engines_komi():
     """GoGui's komi (6.5 unless ``-komi``) reaches the player only; the ruler keeps Goncrete's
     7.5. The end dialog (ruler) and Analyze -> Final score (player) then differ by a point;
     with ``-komi 7.5`` GoGui sends 7.5 and they agree."""
-    args = ["--variant", "goncrete", "--size", "5"]
-    player, ruler = GtpProcess(args), GtpProcess(args)
+    args = ["--variant", "goncrete", "--size", "5", "--playouts", "300", "--threads", "1"]
+    player, ruler = GtpProcess(args), GtpProcess(args)   # final_score's search: a small budget
     player.ok("komi 6.5")                                        # GoGui's default
     ruler.ok("clear_board")
     for command in ("play B C3", "play W PASS", "play B PASS"):
@@ -234,7 +234,7 @@ def test_readme_gogui_examples_give_gogui_the_engines_komi():
         options = dict(zip(words[1::2], words[2::2]))
         program = shlex.split(options["-program"])
         assert program[0] == "vargo", command
-        game = build_game(parse_options(program[1:]))
+        game = build_game(parse_options(program[1:] + ["--fort-playouts", "0"]))   # forts: fast
         assert "-komi" in options, command
         assert float(options["-komi"]) == game.komi, command
         assert int(options["-size"]) == game.size, command

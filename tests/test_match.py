@@ -176,7 +176,7 @@ def test_absolute_time_runs_down():
     assert clock.allowance == 0 and clock.time_left_args == (0, 0)
 
 
-@pytest.mark.parametrize("args", [(0, 0, 0), (10, 5, 0), (-1, 0, 0)])
+@pytest.mark.parametrize("args", [(0, 0, 0), (10, 5, 0), (-1, 0, 0), (10, 0, 5)])
 def test_impossible_time_controls_are_refused(args):
     with pytest.raises(ValueError):
         TimeControl(*args)
@@ -524,7 +524,9 @@ def test_an_interrupted_match_resumes_where_it_stopped(tmp_path):
     command = [sys.executable, "-m", "gtp_engine.match",
                fake("--pace", "0.05"), fake("--seed", "3"),
                "--size", "5", "--games", "6", "--jobs", "1", "--out", str(out)]
-    runner = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # a test run started in the background (``cmd &``) ignores SIGINT, and so would the runner
+    runner = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     results = out / "results.json"
     while not (results.exists() and json.loads(results.read_text())["games_played"] >= 1):
         assert runner.poll() is None, runner.communicate()
@@ -559,7 +561,14 @@ def check_real_match(out, results, games):
             assert replayed.score().result == g["result"]
 
 
-@pytest.mark.parametrize("variant, size", VARIANT_SIZES)
+#: real self-play matches: Terrain Go (the runner's map and forts) in the default run (Go is
+#: played against GNU Go below), the other games (whose rules the referee shares with every
+#: other test) marked slow
+SELF_PLAY = [pytest.param(v, s, marks=[] if v == "terrain" else [pytest.mark.slow])
+             for v, s in VARIANT_SIZES]
+
+
+@pytest.mark.parametrize("variant, size", SELF_PLAY)
 def test_our_engine_against_itself(tmp_path, capsys, variant, size):
     out = tmp_path / variant
     code, results, stdout, _ = run_match(
@@ -607,6 +616,7 @@ def test_a_longer_match_against_gnugo(tmp_path, capsys):
     check_real_match(out, results, 6)
 
 
+@pytest.mark.slow   # a benchmark script's output (two matches); the runner is tested above
 def test_bench_strength_prints_one_json_line_per_variant(tmp_path, capsys):
     from scripts.bench_strength import main as bench
     code = bench(["self", "--variants", "go,loose", "--size", "4", "--games", "2", "--a", "--playouts 4",

@@ -7,7 +7,7 @@ import pytest
 
 from gtp_engine.gtp.engine import TimeControl, TimeLeft
 from gtp_engine.search.timing import (MARGIN_SECONDS, MIN_BUDGET, SETTLED_FACTOR, after_move,
-                                      move_budget)
+                                      in_byo_yomi, move_budget)
 
 
 def play_game(control, size, own_moves, overhead=0.02):
@@ -99,3 +99,13 @@ def test_the_own_clock_follows_each_system():
     japanese = TimeControl("byoyomi", 0, 10, 1, 3)
     assert after_move(japanese, None, 4) == (10, 3)               # within the period
     assert after_move(japanese, TimeLeft(10, 3), 12) == (10, 2)   # one period lost
+
+
+def test_byo_yomi_time_is_used_whole_even_when_settled():
+    control = TimeControl("byoyomi", 0, 1, 1, 3)
+    assert in_byo_yomi(control, None) and in_byo_yomi(control, TimeLeft(1, 3))
+    assert move_budget(control, TimeLeft(1, 3), 200, last_winrate=0.99) == \
+        move_budget(control, TimeLeft(1, 3), 200, last_winrate=0.5)
+    main = TimeControl("canadian", 60, 10, 5, 0)
+    assert not in_byo_yomi(main, TimeLeft(50, 0)) and in_byo_yomi(main, TimeLeft(8, 3))
+    assert not in_byo_yomi(TimeControl("absolute", 60, 0, 0, 0), TimeLeft(50, 0))

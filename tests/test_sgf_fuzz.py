@@ -19,7 +19,7 @@ REFUSED = [
     b"(;SZ[9](;B[ee])(;W[ee])", b"(;SZ[9]B)",
     b"(;SZ[99])", b"(;SZ[0])", b"(;SZ[-1])", b"(;SZ[abc])", b"(;SZ[100000000000000000000000000])",
     b"(;SZ[1])", b"(;SZ[26];B[zz])", b"(;SZ[9];B[zz])", b"(;SZ[9];B[ddd])", b"(;SZ[9];B[\xff\xfe])",
-    b"(;SZ[9];B[A1])", b"(;SZ[9];B[aa][bb])", b"(;SZ[9]AB[aa:zz])", b"(;SZ[9]AB[cc:aa])",
+b"(;SZ[9];B[aa][bb])", b"(;SZ[9]AB[aa:zz])", b"(;SZ[9]AB[cc:aa])",
     b"(;SZ[9]AB[aa]AW[aa])", b"(;SZ[9]KM[inf])", b"(;SZ[9]KM[nan])", b"(;SZ[9]KM[1e400])",
     b"(;SZ[9]KM[0.3])", b"(;GM[x])", b"(;FF[])", b"(;VR[])", b"(;VR[terrain]SZ[3])",
     b"(;VR[terrain]SZ[9]MT[aa:ii])", b"(;VR[terrain]SZ[9]MP[forts=x])", b"(;VR[terrain]SZ[9]MP[=])",
@@ -32,7 +32,7 @@ REFUSED = [
 READABLE = [
     b"(;SZ[9];B[ee]))", b"(;SZ[9][x];B[ee])", b"((;))", b"(;SZ[9];;)",
     b"(;FF[4]CA[NO-SUCH-CHARSET];B[aa])", b"(;CA[\xff\xfe]SZ[9])", b"(;SZ[9]PB[\xff\xfe\xfd]CA[UTF-8];B[ee])",
-    b"(;FF[4]CA[UT\x00-8]SZ[9];B[aa])",
+    b"(;FF[4]CA[UT\x00-8]SZ[9];B[aa])", b"(;SZ[9];B[A1])",   # a point as a vertex: GoGui reads it
 ]
 
 

@@ -161,11 +161,6 @@ def test_edited_view_correction_is_refused():
         game_from_sgf(data)
 
 
-def test_setup_after_moves_in_an_ordinary_file_is_refused():
-    with pytest.raises(SgfError, match=r"node 2: setup stones \(AB/AW/AE\) after the first move"):
-        game_from_sgf(b"(;SZ[9];B[ee];AB[cc];W[gg])")
-
-
 def test_terrain_capture_against_a_fort_gets_a_correction():
     """A fort is never a liberty (RULES T3), but a Go viewer sees an empty point there: White B4
     captures black B5 beside White's fort at A5, which the viewer would leave on the board."""

@@ -15,9 +15,20 @@ N), ``maxmoves N``; for ``kata-*`` also ``ownership true``, ``ownershipStdev tru
 ``rootInfo true``. ``avoid``/``allow`` and the other KataGo keys are refused (the search has
 no way to honour them).
 
-One line holds every move the search has visited, most visited first, each a segment
+One line holds the moves the search has looked at enough, most visited first, each a segment
 ``info move V visits N ... order K pv V V ...`` whose keys and values come in pairs and whose
-``pv`` (starting with the move itself) ends it, as Sabaki's parser requires:
+``pv`` (starting with the move itself) ends it, as Sabaki's parser requires.
+
+What the line says is the search's own estimate (``listed_moves``). Sabaki takes the position's
+win rate and score lead as the largest among the listed moves, Lizzie as the first one's; a
+move tried a handful of times has Monte Carlo noise for values (a 4-visit move at +22.5 beside
+the best move's -3.1 over 675 visits), so a move is listed only with ``MIN_LISTED_VISITS``
+visits and ``LISTED_SHARE`` of the best move's, and no other move's win rate or score lead is
+stated above the best move's: the search prefers the best move, so its estimate of the
+position is that move's, and a runner-up's higher average is noise the search has not
+confirmed. ``minmoves N`` still lists up to N moves (the least visited included).
+
+The values:
 
 - ``lz-*``: ``winrate``, ``prior`` and ``lcb`` as integers in ten-thousandths;
 - ``kata-*``: ``winrate``, ``prior``, ``lcb`` as decimals in [0, 1] (always written with a
@@ -34,7 +45,7 @@ Win rates and scores are the player analysed's own, as in KataGo's default and L
 """
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import List, Optional
 
 from ..coords import Color, format_vertex
@@ -47,6 +58,8 @@ from .table import CommandTable
 
 TABLE = CommandTable("analysis")
 
+MIN_LISTED_VISITS = 8        #: visits a move needs to be listed (besides the best), as a leaf needs to expand
+LISTED_SHARE = 0.02          #: and this share of the best move's visits
 MIN_INTERVAL = 0.05          #: seconds: a faster report would cost more than it shows
 MAX_INTERVAL_CS = 360000     #: centiseconds (an hour): more is a typo
 _BOOLEANS = {"true": True, "false": False, "1": True, "0": False}
@@ -138,10 +151,7 @@ def info_line(analysis, request: AnalyzeRequest, kata: bool) -> str:
     """One report of ``analysis`` (a ``search.player.Analysis`` for ``request.color``): the
     segments of the moves to show, then what ``kata-analyze`` was asked for. Empty while no
     move has been visited (and none is asked for by ``minmoves``)."""
-    shown = [m for m in analysis.moves if m.visits > 0]
-    if len(shown) < request.min_moves:
-        shown += [m for m in analysis.moves if m.visits == 0][:request.min_moves - len(shown)]
-    shown = shown[:request.max_moves]
+    shown = listed_moves(analysis, request)
     if not shown:
         return ""
     parts = [_segment(info, order, kata) for order, info in enumerate(shown)]
@@ -156,6 +166,28 @@ def info_line(analysis, request: AnalyzeRequest, kata: bool) -> str:
             parts.append("ownershipStdev " + " ".join(
                 _decimal(value, 4) for value in _top_row_first(analysis.ownership_stdev, analysis.size)))
     return " ".join(parts)
+
+
+def listed_moves(analysis, request: AnalyzeRequest) -> list:
+    """The moves an info line lists, best first: the best (most visited) move, the others with
+    enough visits (``MIN_LISTED_VISITS`` and ``LISTED_SHARE`` of the best's), then up to
+    ``minmoves`` of the rest, at most ``maxmoves``; every move after the best has its win rate
+    and score lead capped at the best's (see the module docstring)."""
+    moves = analysis.moves
+    visited = [m for m in moves if m.visits > 0]
+    if not visited and request.min_moves == 0:
+        return []
+    floor = max(MIN_LISTED_VISITS, LISTED_SHARE * visited[0].visits) if visited else 0
+    shown = visited[:1] + [m for m in visited[1:] if m.visits >= floor]
+    if len(shown) < request.min_moves:
+        rest = [m for m in moves if m not in shown]       # most visited first, unvisited last
+        shown += rest[:request.min_moves - len(shown)]
+    shown = shown[:request.max_moves]
+    if not shown:
+        return []
+    best = shown[0]
+    return [best] + [replace(m, winrate=min(m.winrate, best.winrate),
+                             score_lead=min(m.score_lead, best.score_lead)) for m in shown[1:]]
 
 
 def _segment(info, order: int, kata: bool) -> str:

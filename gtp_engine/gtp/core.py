@@ -9,10 +9,11 @@ from typing import Optional
 
 from ..coords import Color, format_vertex, reading_order
 from ..errors import EngineError, quote, quote_path
+from ..files import write_atomically
 from .args import (expect, format_vertices, parse_color, parse_float, parse_int, parse_move,
                    parse_point)
 from .drawing import draw_board
-from .engine import TimeControl, TimeLeft
+from .clock import TimeControl, TimeLeft
 from .errors import GtpError, GtpQuit
 from .table import CommandTable
 
@@ -219,7 +220,8 @@ def generate(engine, color, commit: bool, cleanup: bool = False, progress=None,
     budget = engine.move_budget(color)
     move, analysis = engine.player.genmove(game, color, budget, cleanup,
                                            progress=report if reports else None,
-                                           progress_interval=progress_interval)
+                                           progress_interval=progress_interval,
+                                           early_stop=not engine.in_byo_yomi(color))
     if commit:
         engine.note_move_time(color, budget, time.perf_counter() - started)
     if engine.live_gfx:
@@ -301,6 +303,8 @@ def time_settings(engine, args):
     main = parse_float(args[0], "main time", 0)
     byo = parse_float(args[1], "byo-yomi time", 0)
     stones = parse_int(args[2], "byo-yomi stones", 0)
+    if stones > 0 and byo == 0:
+        raise GtpError(f"byo-yomi of {stones} stones needs a byo-yomi time above 0")
     if stones > 0:
         system = "canadian"
     elif byo > 0 or main == 0:  # GTP: byo-yomi time without stones means no time limit
@@ -327,6 +331,10 @@ def kgs_time_settings(engine, args):
     byo = parse_float(args[2], "byo-yomi time", 0) if len(args) > 2 else 0.0
     count = parse_int(args[3], "periods" if system == "byoyomi" else "byo-yomi stones", 0) \
         if len(args) > 3 else 0
+    if system in ("byoyomi", "canadian") and (byo > 0) != (count > 0):
+        what = "periods" if system == "byoyomi" else "byo-yomi stones"
+        raise GtpError(f"{system} needs both a period time and {what} above 0, or neither "
+                       f"(got {byo:g} seconds and {count})")
     if system == "byoyomi":
         engine.time_control = TimeControl(system, main, byo, 1, count)
     else:
@@ -339,7 +347,7 @@ def kgs_time_settings(engine, args):
 def time_left(engine, args):
     expect(args, 3, usage="time_left COLOR TIME STONES")
     color = parse_color(args[0])
-    seconds = parse_float(args[1], "time left", None)
+    seconds = parse_float(args[1], "time left", 0)
     stones = parse_int(args[2], "stones", 0)
     engine.time_left = {**engine.time_left, color: TimeLeft(seconds, stones)}
     return ""
@@ -355,6 +363,8 @@ def loadsgf(engine, args):
     move_number = parse_int(args[1], "move number", 1) if len(args) == 2 else None
     data = _read_file(args[0])
     record = sgf.SgfRecord.from_bytes(data, move_number)
+    for note in record.notes:
+        log.warning("loadsgf %s: %s", args[0], note)
     engine.game = record.game
     engine.loaded_sgf = (record, record.game.history_id)
     return ""
@@ -422,12 +432,13 @@ def _open_regular(path: str, flags: int, verb: str, hint: str = "") -> int:
 
 
 def _write_file(path: str, data: bytes) -> None:
-    fd = _open_regular(path, os.O_WRONLY | os.O_CREAT, "write",
-                       " (printsgf without a file puts the sgf in the answer)")
+    """Write ``data`` to ``path`` atomically (``files.write_atomically``): a kill or a full disk
+    during the write leaves the old file whole. An existing target is checked as above first."""
+    if os.path.lexists(path):
+        os.close(_open_regular(path, os.O_RDONLY, "write",
+                               " (printsgf without a file puts the sgf in the answer)"))
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.truncate(0)
-            f.write(data)
+        write_atomically(path, data)
     except OSError as err:
         raise GtpError(f"cannot write {quote_path(path)}: {(err.strerror or 'error').lower()}") from err
 

@@ -29,6 +29,7 @@ from typing import Dict, List, Optional, Tuple
 
 from .. import NAME, __version__
 from ..errors import EngineError, quote
+from .clock import TimeControl, TimeLeft  # noqa: F401 - the session's clock types, used here and by callers
 from .errors import GtpError, GtpFatalError, GtpQuit
 from .table import CommandTable, Handler
 
@@ -88,30 +89,6 @@ class EngineSettings:
                               threads=self.threads, max_memory_mb=self.max_memory_mb,
                               seed=self.seed, resign=self.resign,
                               overrides=tuple(self.search_params))
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    """The time system the controller announced (``time_settings``, ``kgs-time_settings``).
-
-    ``system`` is ``none``, ``absolute``, ``byoyomi`` or ``canadian``; times in seconds.
-    ``byo_yomi_stones`` is stones per period (Canadian) and ``periods`` the number of periods
-    (Japanese byo-yomi). Main time 0 with byo-yomi time 0 and stones 0 means no limit (GTP).
-    """
-
-    system: str = "none"
-    main_time: float = 0.0
-    byo_yomi_time: float = 0.0
-    byo_yomi_stones: int = 0
-    periods: int = 0
-
-
-@dataclass(frozen=True)
-class TimeLeft:
-    """The last ``time_left`` for one colour: seconds, and stones (or periods) left in byo-yomi."""
-
-    seconds: float
-    stones: int
 
 
 class GtpEngine:
@@ -302,6 +279,11 @@ class GtpEngine:
         return move_budget(self.time_control, self.time_left.get(color), empties,
                            self.settings.move_time, last, self.game.size ** 2,
                            max(self.overshoots, default=0.0))
+
+    def in_byo_yomi(self, color) -> bool:
+        """Whether ``color``'s next move is in a byo-yomi period (``timing.in_byo_yomi``)."""
+        from ..search.timing import in_byo_yomi
+        return in_byo_yomi(self.time_control, self.time_left.get(color))
 
     def note_move_time(self, color, budget: Optional[float], elapsed: float) -> None:
         """A genmove of ``color`` took ``elapsed`` seconds for ``budget``: keep the clock as the

@@ -12,6 +12,7 @@ which GoGui shows the true board of every game, and scripts read it.
   Goncrete removals; Loose flips and Disto meals take nothing off the board).
 """
 
+from ..board import CAPTURE_LOOSE, CAPTURE_MEALS, CAPTURE_REMOVE
 from ..coords import Color, format_vertex
 from .args import expect
 from .errors import GtpError
@@ -117,29 +118,43 @@ def board_marks(game, with_liberties: bool = False) -> str:
 
 
 # ----------------------------------------------------------------- analyze commands
+def _every_game(rules) -> bool:
+    return True
+
+
+def _has_marks(rules) -> bool:
+    """Terrain, flipped stones, meals: what ``gogui-rules_board_gfx`` draws beyond Go's stones."""
+    return rules.has_terrain or rules.capture != CAPTURE_REMOVE
+
+
+#: GoGui's analyze commands, each with the test of the rules (``rules.base.Rules``) under which
+#: it has something to show; ``gogui-analyze_commands`` lists those of the current game
 ANALYZE_COMMANDS = (
-    "gfx/Ownership (search)/vargo-ownership %m",
-    "gfx/Best moves: win rates/vargo-best_moves %m winrate",
-    "gfx/Best moves: visits/vargo-best_moves %m visits",
-    "gfx/Best moves: score lead/vargo-best_moves %m lead",
-    "gfx/Principal variation/vargo-pv %m",
-    "param/Search parameters/vargo-param",
-    "gfx/Terrain and marks/gogui-rules_board_gfx",
-    "gfx/False liberties (Loose)/vargo-false_liberties",
-    "gfx/Meals and gluttons (Disto)/vargo-meals",
-    "string/Last move info/last_move_info",
-    "string/Terrain map/terrain_show",
-    "string/Forts/forts",
-    "string/Final score/final_score",
+    ("gfx/Ownership (search)/vargo-ownership %m", _every_game),
+    ("gfx/Best moves: win rates/vargo-best_moves %m winrate", _every_game),
+    ("gfx/Best moves: visits/vargo-best_moves %m visits", _every_game),
+    ("gfx/Best moves: score lead/vargo-best_moves %m lead", _every_game),
+    ("gfx/Principal variation/vargo-pv %m", _every_game),
+    ("param/Search parameters/vargo-param", _every_game),
+    ("gfx/Terrain and marks/gogui-rules_board_gfx", _has_marks),
+    ("gfx/False liberties (Loose)/vargo-false_liberties", lambda rules: rules.capture == CAPTURE_LOOSE),
+    ("gfx/Meals and gluttons (Disto)/vargo-meals", lambda rules: rules.capture == CAPTURE_MEALS),
+    ("string/Last move info/last_move_info", _every_game),
+    ("string/Terrain map/terrain_show", lambda rules: rules.has_terrain),
+    ("string/Forts/forts", lambda rules: rules.has_terrain),
+    ("string/Final score/final_score", _every_game),
 )
 
 
 @TABLE.query("gogui-analyze_commands")
 def analyze_commands(engine, args):
-    """Only GoGui asks this: it turns the live view on (unless a setting says otherwise)."""
+    """The analyze commands the current game can show (GoGui asks once, when it attaches; it
+    starts the engine with the game's command line). Only GoGui asks this: it turns the live
+    view on (unless a setting says otherwise)."""
     expect(args, 0, usage="gogui-analyze_commands")
     engine.gogui_attached = True
-    return "\n".join(ANALYZE_COMMANDS)
+    rules = engine.game.rules
+    return "\n".join(entry for entry, shows in ANALYZE_COMMANDS if shows(rules))
 
 
 @TABLE.query("vargo-false_liberties")

@@ -15,7 +15,8 @@ next command's board.
   for the best ones in ``TEXT``.
 - ``vargo-pv [COLOR]``: the principal variation as numbered ghost stones (``VAR``).
 - ``vargo-param [KEY VALUE]``: without arguments, the settings as GoGui's dialog reads them
-  (``[string] playouts 5000``); with a key and a value, set it.
+  (``[string] playouts 5000``: the values in use, defaults included); with a key and a value,
+  set it.
 
 The views search the current position for COLOR (default: the side to move) with the engine's
 budget (``--playouts``/``--time``, else the player's default) and share one search per position
@@ -207,9 +208,13 @@ PARAMS = ("playouts", "time", "threads", "resign", "ponder", "live_view")
 
 
 def _param_lines(engine) -> str:
+    """The values the search really uses: with neither playouts nor a time per move set, the
+    player's ``DEFAULT_PLAYOUTS`` (0 playouts: none fixed, the time decides; 0 time: none)."""
+    from ..search.player import DEFAULT_PLAYOUTS
     s = engine.settings
+    playouts = s.playouts or (DEFAULT_PLAYOUTS if s.move_time is None else 0)
     return "\n".join([
-        f"[string] playouts {s.playouts or 0}",
+        f"[string] playouts {playouts}",
         f"[string] time {s.move_time or 0:g}",
         f"[string] threads {s.threads}",
         f"[string] resign {s.resign or 0:g}",
@@ -244,7 +249,8 @@ def param(engine, args):
         seconds = parse_float(value, "time", 0)
         engine.settings = replace(s, move_time=seconds or None)
     elif key == "threads":
-        engine.settings = replace(s, threads=parse_int(value, "threads", 1, 256))
+        from ..search import MAX_THREADS
+        engine.settings = replace(s, threads=parse_int(value, "threads", 1, MAX_THREADS))
     elif key == "resign":
         rate = parse_float(value, "resign", 0)
         if rate >= 1:

@@ -31,6 +31,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Dict, Optional, Tuple
 
+from ..files import write_atomically
+
 LOCAL_PREFIX = "local:"
 
 _worker_lock = threading.Lock()
@@ -74,17 +76,18 @@ def _scratch() -> Path:
     return _worker_dir
 
 
-def play_remote(config, index: int) -> dict:
-    """On a worker: play game ``index`` of the match ``config`` and return its record, the
-    engines' names, the SGF bytes (or None) and the GTP transcript."""
-    from .runner import Seat, play_one
+def play_remote(config, index: int, seat_factory, play_one) -> dict:
+    """On a worker: play game ``index`` of the match ``config`` with ``play_one(config, seat,
+    index, stopping)`` on a seat made by ``seat_factory(config, number)`` (the runner's, passed
+    in so that imports point from the runner to here), and return its record, the engines'
+    names, the SGF bytes (or None) and the GTP transcript."""
     with _worker_lock:  # one game at a time per worker process (one thread anyway)
         import json
         local = replace(config, out=_scratch(), cluster=None)
         key = json.dumps(config.identity(), sort_keys=True)
         seat = _worker_seats.get(key)
         if seat is None:
-            seat = _worker_seats[key] = Seat(local, len(_worker_seats))
+            seat = _worker_seats[key] = seat_factory(local, len(_worker_seats))
         finished = play_one(local, seat, index, threading.Event())
         record, names = finished
         sgf_data = None
@@ -102,23 +105,23 @@ def play_remote(config, index: int) -> dict:
 
 def receive(config, result: dict) -> Tuple[dict, Dict[str, str]]:
     """On the client: write a finished game's SGF and transcript into ``config.out``."""
-    from .runner import atomic_write
     record = result["record"]
     if result["sgf"] is not None:
-        atomic_write(config.out / record["sgf"], result["sgf"])
+        write_atomically(config.out / record["sgf"], result["sgf"])
     logs = config.out / "logs"
     logs.mkdir(parents=True, exist_ok=True)
-    (logs / f"game-{record['index'] + 1:04d}.gtp.log").write_text(result["transcript"])
+    write_atomically(logs / f"game-{record['index'] + 1:04d}.gtp.log", result["transcript"])
     return record, result["names"]
 
 
-def play_on_cluster(config, pending, finished) -> None:
-    """Play the ``pending`` games of ``config`` on its cluster; ``finished(record, names)`` is
-    called on the client as each game comes back. KeyboardInterrupt cancels what is left."""
+def play_on_cluster(config, pending, finished, seat_factory, play_one) -> None:
+    """Play the ``pending`` games of ``config`` on its cluster, each by ``play_remote`` with
+    ``seat_factory`` and ``play_one``; ``finished(record, names)`` is called on the client as
+    each game comes back. KeyboardInterrupt cancels what is left."""
     from distributed import as_completed
     client, cluster = connect(config.cluster)
     try:
-        futures = [client.submit(play_remote, config, index, pure=False,
+        futures = [client.submit(play_remote, config, index, seat_factory, play_one, pure=False,
                                  key=f"vargo-game-{index + 1}-{os.getpid()}-{id(config)}")
                    for index in pending]
         try:

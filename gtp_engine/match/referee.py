@@ -77,6 +77,8 @@ class TimeControl:
             raise ValueError("time settings must not be negative")
         if self.byoyomi > 0 and self.stones == 0:
             raise ValueError("byo-yomi needs a number of stones per period (1 or more)")
+        if self.stones > 0 and self.byoyomi == 0:
+            raise ValueError("stones per period need a byo-yomi time (1 second or more)")
         if self.main == 0 and self.byoyomi == 0:
             raise ValueError("a time control needs main time or byo-yomi")
 

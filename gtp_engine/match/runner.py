@@ -41,6 +41,7 @@ from typing import Dict, IO, List, Optional, Sequence, Tuple
 from sgf import game_to_sgf
 
 from ..errors import EngineError
+from ..files import write_atomically
 from ..rules import Rules, find_rules
 from .gtp_client import (DEFAULT_COMMAND_TIMEOUT, EngineDied, GtpCommandError, GtpEngine, GtpFailure,
                          split_command)
@@ -211,16 +212,6 @@ def preflight(config: MatchConfig, seat: Seat) -> None:
 
 
 # --------------------------------------------------------------------------- results
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write a file so that readers see the old or the new content, never a part."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
 class MatchStore:
     """``results.json`` of a match directory: loads a stopped match, adds games, rewrites it."""
 
@@ -277,7 +268,7 @@ class MatchStore:
 
     def save(self) -> None:
         self.config.out.mkdir(parents=True, exist_ok=True)
-        atomic_write(self.path, (json.dumps(self.document(), indent=1) + "\n").encode())
+        write_atomically(self.path, (json.dumps(self.document(), indent=1) + "\n").encode())
 
 
 def game_record(config: MatchConfig, spec: GameSpec, outcome: GameOutcome, sgf_name: Optional[str],
@@ -317,7 +308,7 @@ def write_sgf(config: MatchConfig, spec: GameSpec, outcome: GameOutcome, names: 
                        date=datetime.date.today().isoformat(),
                        result=outcome.result, end_reason=outcome.detail)
     name = f"game-{spec.index + 1:04d}.sgf"
-    atomic_write(config.out / name, data)
+    write_atomically(config.out / name, data)
     return name
 
 
@@ -462,7 +453,7 @@ def _run_on_cluster(config: MatchConfig, store: "MatchStore", pending: List[int]
         bar.update(record, store.document()["summary"])
 
     try:
-        cluster.play_on_cluster(config, pending, finished)
+        cluster.play_on_cluster(config, pending, finished, Seat, play_one)
     except cluster.ClusterUnavailable as err:
         raise MatchError(str(err)) from err
     return store.document()

@@ -30,7 +30,7 @@ class Rules:
     gogui_id = "Go"                  #: ``gogui-rules_game_id``
     aliases: tuple = ()              #: other names accepted on input (lower case)
     default_komi = 7.5               #: RULES C7, for sizes without a calibrated komi
-    #: the default komi by board size, calibrated by the search and self-play (README "Komi",
+    #: the default komi by board size, calibrated by the search and self-play (docs/RESEARCH.md "Komi",
     #: ``scripts/calibrate_komi.py``); other sizes keep ``default_komi``
     calibrated_komi: dict = {}
     capture = board.CAPTURE_REMOVE   #: board switch: what a placement does to enemy groups

@@ -13,4 +13,4 @@ class Goncrete(Rules):
     superko = False          # finite by design (G3); the game layer still never hangs on a repeat
     ends_on_annihilation = True
     allows_handicap = False
-    calibrated_komi = {7: 9.5, 9: 8.5, 13: 7.5, 19: 8.5}   #: README "Komi" (search, then self-play)
+    calibrated_komi = {7: 9.5, 9: 8.5, 13: 7.5, 19: 8.5}   #: measured: docs/RESEARCH.md "Komi"

@@ -12,7 +12,7 @@ class Loose(Rules):
     sgf_ru = "Loose"
     gogui_id = "Loose"
     default_komi = 6
-    calibrated_komi = {7: 4, 9: 4, 13: 6, 19: 6}     #: README "Komi" (search, then self-play)
+    calibrated_komi = {7: 4, 9: 4, 13: 6, 19: 6}     #: measured: docs/RESEARCH.md "Komi"
     capture = board.CAPTURE_LOOSE
     scoring = board.SCORE_STONES
     superko = False          # nothing is ever removed, so no position can repeat

@@ -13,5 +13,5 @@ class TerrainGo(Rules):
     has_terrain = True
     min_size = 5
     #: before a map's own fair komi (T9): the mean fair komi over random maps with forts by the
-    #: search, README "Komi"
+    #: search, docs/RESEARCH.md "Komi"
     calibrated_komi = {7: 7.5, 9: 6.5, 13: 6.5, 19: 7.5}

@@ -118,10 +118,13 @@ def compile_now():
 
 def _warm_in_background():
     try:
-        board = board_backend.start_warmup()   # its own child, on the other core
-        if not cache_is_warm():
+        if cache_is_warm():    # loading: the search's kernels first, the first genmove waits
+            load_search()
+            board = board_backend.start_warmup()
+        else:                  # compiling: the board's own child beside ours, on the other core
+            board = board_backend.start_warmup()
             board_backend.fill_cache_in_subprocess("gtp_engine.search.warmup", "--search-only")
-        load_search()
+            load_search()
         _log.info("compiled search kernels in use")
         board.join()
     except Exception:  # the mirror keeps working; say why the fast path is missing

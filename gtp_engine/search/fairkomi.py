@@ -20,7 +20,7 @@ move's score lead, turned to Black's side, plus ``k``).
 The win rate is the better estimator: the search plays to win at the komi it is given, so the
 margin it expects is biased towards that komi, while ``w(k) = 1/2`` is exactly the definition.
 Margins start the probes near the answer (measured here: within about one point of the
-published values on 7x7 and 9x9 Go, README "Komi").
+published values on 7x7 and 9x9 Go, docs/RESEARCH.md "Komi").
 
 The answer is rounded to a komi the rules accept (``Rules.nearest_komi``: multiples of 0.5, even
 integers in Loose). Probing komis the rules would refuse (a half point in Loose) is fine: the

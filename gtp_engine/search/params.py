@@ -48,6 +48,32 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "max_moves")
 
 
+_PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
+_PER_MILLE = (0, 1000, True)
+#: each tunable's allowed values: (lowest, highest, whole numbers only); ``check_tunable``
+RANGES = {
+    "expand_visits": (1, 1e9, True),         # 1e9: the root's children only (flat Monte Carlo)
+    "rave_equiv": (1, 1e9, False),           # the AMAF blend divides by it
+    "ucb_c": (0, 100, False),
+    **{name: _PRIOR for name in TUNABLES if name.startswith("prior_")},
+    **{name: _PER_MILLE for name in TUNABLES if name.startswith("prob_")},
+    "heavy": (0, 1, True),                   # 0: uniform random playouts, 1: the heavy policy
+    "max_moves": (1, 100_000, True),         # a playout's move cap; 0 would end every playout at once
+}
+
+
+def check_tunable(name: str, value: float) -> float:
+    """``value`` if tunable ``name`` may take it, else ValueError saying the range."""
+    if name not in RANGES:
+        raise ValueError(f"unknown search parameter: {name!r} (one of {', '.join(TUNABLES)})")
+    low, high, whole = RANGES[name]
+    if not low <= value <= high or (whole and value != int(value)):
+        kind = "a whole number" if whole else "a number"
+        raise ValueError(f"search parameter {name} must be {kind} from {low:g} to {high:g}, "
+                         f"not {value:g}")
+    return value
+
+
 def make_params(game, heavy: bool = True, **overrides) -> np.ndarray:
     """The parameter array for searching ``game`` (a ``game.Game``). ``overrides`` set any
     tunable by its name in lower case, e.g. ``rave_equiv=1000`` (tuning and tests)."""
@@ -88,9 +114,7 @@ def make_params(game, heavy: bool = True, **overrides) -> np.ndarray:
         "heavy": int(heavy),
     }
     for name, value in overrides.items():
-        if name not in values:
-            raise ValueError(f"unknown search parameter: {name!r}")
-        values[name] = value
+        values[name] = check_tunable(name, value)
     params = np.zeros(K.P_COUNT, np.float64)
     for name, value in values.items():
         params[getattr(K, "P_" + name.upper())] = float(value)

@@ -591,18 +591,20 @@ class SearchPlayer:
 
     def genmove(self, game, color: Color, seconds: Optional[float] = None,
                 cleanup: bool = False, progress: Optional[Callable[["Analysis"], None]] = None,
-                progress_interval: float = 1.0):
+                progress_interval: float = 1.0, early_stop: bool = True):
         """Search and decide: ``(move, analysis)``, the move a point, None (pass, legal for
         ``color``) or ``"resign"``; analysis None when nothing was searched. A game ended by
         annihilation is passed out without a search. When ``color`` has
         neither a legal placement nor a legal pass: RulesError (it passed last, nothing is left).
-        ``progress`` and ``progress_interval`` as in ``search`` (live views while it thinks)."""
+        ``progress``, ``progress_interval`` and ``early_stop`` as in ``search`` (live views while
+        it thinks; no early stop where unused time is lost, in byo-yomi)."""
         color = Color(color)
         if game.end_reason == "annihilation":
             return None, None
         analysis = self.search(game, color, seconds=seconds,
                                playouts=self.settings.playouts if seconds is not None else None,
-                               progress=progress, progress_interval=progress_interval)
+                               progress=progress, progress_interval=progress_interval,
+                               early_stop=early_stop)
         move = self.decide(game, color, analysis, cleanup,
                            None if seconds is None else seconds - analysis.seconds)
         if move not in (None, "resign") and game.illegal_reason(color, move) is not None:

@@ -17,7 +17,8 @@ what the engine measured its recent answers to come later than their budgets (th
 keeps it: under load it grows, and so does the margin). A fixed per-move margin of a third of a
 second left 19x19 games at a minute a side with 32 simulations a move; the reserve is per game
 instead. When the previous search found the game settled (win rate beyond ``SETTLED``), the
-budget shrinks by ``SETTLED_FACTOR``.
+budget shrinks by ``SETTLED_FACTOR``, except in byo-yomi (``in_byo_yomi``), where time not
+used is lost: there the search also does not stop early.
 """
 
 from typing import Optional
@@ -91,9 +92,19 @@ def move_budget(control, left, empty_points: int, move_time: Optional[float] = N
         budget = _within(share + per_stone, main + per_stone, overhead)
     if move_time is not None:
         budget = min(budget, move_time)
-    if last_winrate is not None and (last_winrate > SETTLED or last_winrate < 1 - SETTLED):
+    if last_winrate is not None and (last_winrate > SETTLED or last_winrate < 1 - SETTLED) \
+            and not in_byo_yomi(control, left):
         budget = max(MIN_BUDGET, budget * SETTLED_FACTOR)
     return budget
+
+
+def in_byo_yomi(control, left) -> bool:
+    """Whether the next move is played in a byo-yomi period, whose unused time is lost: then
+    the search should use its whole budget (no early stop, no settled discount)."""
+    system = getattr(control, "system", "none")
+    if system not in ("byoyomi", "canadian"):
+        return False
+    return left.stones > 0 if left is not None else control.main_time <= 0
 
 
 def after_move(control, left, elapsed: float):

@@ -60,7 +60,8 @@ function sabakiVariations(line, board, winrateFormat) {
 }
 
 // Every segment (but a pass) must come through Sabaki's reading whole: its vertices on the
-// board and legal, its numbers finite and in range, the same winrate in both dialect modes.
+// board and legal, its numbers finite and in range, the same winrate in both dialect modes;
+// and the position's value Sabaki and Lizzie take from the line is the best move's.
 function checkLine(line, board, format, legal, kata) {
   assert.ok(line.startsWith('info '), line)
   const head = line.split(' ownership ')[0]
@@ -82,7 +83,30 @@ function checkLine(line, board, format, legal, kata) {
     if (kata) assert.ok(Number.isFinite(v.scoreLead), `scoreLead in ${line}`)
     else assert.strictEqual(v.scoreLead, null)
   })
+  checkPositionValue(head, variations, format, kata)
   return variations
+}
+
+// The position's value as Sabaki's EngineSyncer computes it from one line (the largest win rate
+// and score lead among the parsed variations; that is what goes into its graph, SBKV/SBKS) and
+// as Lizzie reads it (the first move's) must both be the search's estimate: the best move's,
+// the segment with order 0. When the best move is a pass, Sabaki drops it and reads no more
+// than it.
+function checkPositionValue(line, variations, format, kata) {
+  const best = line.split(' info ')[0].split(' ')
+  const field = key => best[best.indexOf(key) + 1]
+  assert.strictEqual(field('order'), '0', line)
+  const bestWinrate = format === 'float' ? +field('winrate') * 100 : +field('winrate') / 100
+  const sabakiWinrate = Math.max(...variations.map(({winrate}) => winrate))
+  const sabakiLead = Math.max(...variations.map(({scoreLead}) => scoreLead == null ? NaN : scoreLead))
+  if (field('move') === 'pass') {
+    assert.ok(sabakiWinrate <= bestWinrate, `Sabaki would read ${sabakiWinrate} over the best ${bestWinrate}: ${line}`)
+    if (kata) assert.ok(sabakiLead <= +field('scoreLead'), line)
+    return
+  }
+  assert.strictEqual(sabakiWinrate, bestWinrate, `Sabaki would read ${sabakiWinrate}, the best move has ${bestWinrate}: ${line}`)
+  assert.strictEqual(variations[0].winrate, bestWinrate, 'Lizzie reads the first move')
+  if (kata) assert.strictEqual(sabakiLead, +field('scoreLead'), `Sabaki would read a lead of ${sabakiLead}: ${line}`)
 }
 
 // Lizzie's reading of `ownership`: SIZE*SIZE numbers after the keyword, top row first.
