@@ -309,12 +309,16 @@ class GtpProcess:
         return b"".join(self._stderr).decode()
 
 
-def test_every_process_with_the_same_command_line_gets_the_same_forts():
+def test_every_process_with_the_same_command_line_gets_the_same_forts(tmp_path):
+    """Each process with a cache of its own, so each searches (one with one thread)."""
     args = [sys.executable, "-m", "gtp_engine", "--variant", "terrain", "--size", "9",
             "--forts", "auto", "--seed", "3", "--terrain-seed", "7", "--playouts", "60"]
-    answers = {subprocess.run(args, input=b"forts\nquit\n", capture_output=True, cwd=REPO,
-                              check=True).stdout for _ in range(2)}
+    answers = {subprocess.run(args + extra, input=b"forts\nquit\n", capture_output=True,
+                              cwd=REPO, check=True,
+                              env={**os.environ, fortcache.CACHE_ENV: str(tmp_path / str(i))}
+                              ).stdout for i, extra in enumerate([[], ["--threads", "1"]])}
     assert len(answers) == 1
+    assert len(list(tmp_path.glob("*/forts/*.json"))) == 2 * 4          # both searched
     options = cli.parse_options(args[3:])
     expected = " ".join(f"{c.letter} {format_vertex(p)}" for c, p in cli.build_game(options).forts)
     assert answers.pop().decode().startswith(f"= {expected}\n")
