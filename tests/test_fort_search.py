@@ -156,6 +156,18 @@ def test_a_damaged_or_foreign_cache_entry_is_computed_again(monkeypatch, tmp_pat
         assert chosen in ranked
 
 
+def test_a_process_that_holds_a_choice_too_long_is_not_waited_for(monkeypatch, tmp_path):
+    monkeypatch.setenv(fortcache.CACHE_ENV, str(tmp_path))
+    monkeypatch.setattr(fortcache, "LOCK_PATIENCE", 0.2)
+    game = terrain_game()
+    key = fortsearch.choice_key(game, W, 4, 40, fortsearch.CANDIDATES)
+    with open(fortcache.lock_path(key), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)                  # a holder that hangs
+        chosen = fortsearch.choose_fort(game, W, 4, playouts=40)
+    monkeypatch.setenv(fortcache.CACHE_ENV, str(tmp_path / "other"))
+    assert chosen == fortsearch.choose_fort(game, W, 4, playouts=40)
+
+
 def test_without_a_usable_cache_directory_every_process_computes(monkeypatch, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")

@@ -23,6 +23,7 @@ import json
 import logging
 import os
 import tempfile
+import time
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -34,6 +35,9 @@ except ImportError:  # not POSIX: no lock, processes may compute the same entry 
 _log = logging.getLogger(__name__)
 CACHE_ENV = "VARGO_CACHE_DIR"
 FORMAT = 1   #: of the entries' files
+#: how long a process waits for another one's computation before it computes the entry itself
+#: (the answer is the same; this only guards against a holder that hangs)
+LOCK_PATIENCE = 600.0
 
 
 def cache_dir() -> Optional[Path]:
@@ -110,8 +114,7 @@ def cached(key: dict, compute: Callable[[], object], valid: Callable[[object], b
     except OSError:
         return compute()
     with lock:   # closing it releases the lock
-        if fcntl is not None:
-            fcntl.flock(lock, fcntl.LOCK_EX)
+        _take(lock)
         value = _read(path, key)   # written by the process we waited for
         if value is not None and valid(value):
             _log.info("from the cache, after waiting for its computation: %s", path.name)
@@ -119,6 +122,26 @@ def cached(key: dict, compute: Callable[[], object], valid: Callable[[object], b
         value = compute()
         _write(path, key, value)
         return value
+
+
+def _take(lock) -> bool:
+    """Take the machine-wide lock on the open file ``lock``, waiting at most ``LOCK_PATIENCE``;
+    whether it was taken (without it the caller computes on its own)."""
+    if fcntl is None:
+        return False
+    deadline = time.monotonic() + LOCK_PATIENCE
+    while True:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                _log.warning("fort cache: gave up waiting for %s; computing it here", lock.name)
+                return False
+            time.sleep(0.05)
+        except OSError as err:   # a file system without locks
+            _log.debug("fort cache without lock (%s)", err)
+            return False
 
 
 def lock_path(key: dict) -> Optional[Path]:
