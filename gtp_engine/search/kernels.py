@@ -123,7 +123,8 @@ P_PROB_REJECT_RANDOM_SELF_ATARI = 29
 P_HEAVY = 30
 P_PRIOR_EYE = 31
 P_PRIOR_ANNIHILATE = 32
-P_COUNT = 33
+P_TRY_BELOW = 33          # a node whose choice is below this win rate tries untried moves first
+P_COUNT = 34
 
 # --------------------------------------------------------------------------- scratch
 # One int32 array per thread: a stamp counter, per-cell stamps (visited marks without
@@ -654,7 +655,7 @@ def prior(st, sx, cell, color, last, params, pat3):
             pv += params[P_PRIOR_ESCAPE]
             pw += params[P_PRIOR_ESCAPE]
             break
-    if libs == 0:
+    if libs == 0 and taken == 0:   # in Loose a flip may be all the liberties a stone gets
         pv += params[P_PRIOR_SELF_MEAL]
     elif libs == 1 and taken == 0:
         pv += params[P_PRIOR_SELF_ATARI]
@@ -822,7 +823,14 @@ def urgency(tf, child, log_parent, params):
 
 @jit
 def select(ti, tf, node, params):
-    """The child with the highest urgency (the first on ties), skipping repeats; -1 if none."""
+    """The child with the highest urgency (the first on ties), skipping repeats; -1 if none.
+
+    When that child is losing (urgency below ``P_TRY_BELOW``), the choice goes by the
+    children's own win rates (real simulations and priors) without AMAF: AMAF can sink a move
+    below a losing sibling for good (its later plays came in other positions, where it failed),
+    so that, with no exploration term, the move that saves the game was never tried, or tried
+    once and buried again by thousands of AMAF samples.
+    """
     first = int(ti[NI_FIRST, node])
     count = int(ti[NI_COUNT, node])
     log_parent = math.log(tf[NF_VISITS, node] + 1.0)
@@ -835,6 +843,16 @@ def select(ti, tf, node, params):
         if u > best_u:
             best_u = u
             best = child
+    if best_u < params[P_TRY_BELOW]:
+        best_u = -1e300
+        for child in range(first, first + count):
+            if ti[NI_FLAGS, child] & FLAG_REPEAT:
+                continue
+            v = tf[NF_VISITS, child] + tf[NF_PVISITS, child]
+            rate = (tf[NF_WINS, child] + tf[NF_PWINS, child]) / v if v > 0 else 1.0
+            if rate > best_u:
+                best_u = rate
+                best = child
     return best
 
 

@@ -32,6 +32,7 @@ PRIOR_MOUNTAIN = 20         #: losses for a mountain point (worth nothing, T5)
 PRIOR_WATER = 4             #: wins for a water point (worth 1.5, T5)
 PRIOR_FORT = 6              #: wins next to a fort (worth fort_value to whoever surrounds it)
 PRIOR_PASS = 10             #: losses for passing (the tree learns when it is right)
+TRY_BELOW = 0.3             #: a choice below this win rate is made again without AMAF (kernels.select)
 PROB_CAPTURE = 900          #: per mille: the playout looks for captures and escapes first
 PROB_PATTERN = 950          #: per mille: then for good shapes round the last move
 PROB_REJECT_SELF_ATARI = 900   #: per mille: a suggested lone-stone self-atari is refused
@@ -44,7 +45,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_self_atari", "prior_self_meal", "prior_starve", "prior_eye", "prior_near1",
             "prior_near2", "prior_near3", "prior_edge_empty", "prior_third_empty",
             "prior_mountain", "prior_water", "prior_fort", "prior_pass", "prob_capture",
-            "prob_pattern", "prob_reject_self_atari", "prob_reject_random_self_atari", "heavy",
+            "prob_pattern", "prob_reject_self_atari", "prob_reject_random_self_atari", "try_below", "heavy",
             "max_moves")
 
 
@@ -85,6 +86,7 @@ def make_params(game, heavy: bool = True, **overrides) -> np.ndarray:
         "prob_pattern": PROB_PATTERN,
         "prob_reject_self_atari": PROB_REJECT_SELF_ATARI,
         "prob_reject_random_self_atari": PROB_REJECT_RANDOM_SELF_ATARI,
+        "try_below": TRY_BELOW,
         "heavy": int(heavy),
     }
     for name, value in overrides.items():
