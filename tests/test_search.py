@@ -142,7 +142,8 @@ def _select_between(losing_rate, amaf_rate):
     ti[ka.NI_FIRST, 0], ti[ka.NI_COUNT, 0] = 1, 2
     ti[ka.NI_MOVE, 1:] = (ka.PASS, 8)
     tf[ka.NF_VISITS, 0] = 10000
-    tf[[ka.NF_VISITS, ka.NF_WINS, ka.NF_PVISITS, ka.NF_PWINS], 1] = (10000, 10000 * losing_rate, 10, 5)
+    tf[[ka.NF_VISITS, ka.NF_WINS, ka.NF_VALUE, ka.NF_PVISITS, ka.NF_PWINS], 1] = \
+        (10000, 10000 * losing_rate, 10000 * losing_rate, 10, 5)
     tf[[ka.NF_AVISITS, ka.NF_AWINS, ka.NF_PVISITS, ka.NF_PWINS], 2] = (8876, 8876 * amaf_rate, 47, 42)
     return int(ka.select(ti, tf, 0, make_params(Game("loose", 5, 0))))
 
