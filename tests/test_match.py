@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from gtp_engine.coords import Color
+from gtp_engine.gtp.handicap import fixed_handicap_points
 from gtp_engine.match.referee import Clock, TimeControl
 from gtp_engine.match.runner import MatchConfig, expand_command, main
 from gtp_engine.match.stats import Sprt, elo_difference, format_summary, summarize, wilson_interval
@@ -316,6 +318,28 @@ def test_an_opening_is_shared_by_the_two_games_of_a_pair(tmp_path, capsys):
     for g in results["games"]:
         assert g["genmoves"]["A"] + g["genmoves"]["B"] == g["moves"] - 4
         assert [m.point for m in parse_sgf(out, g).moves[:4]] == [_point(p.split()[2], 5) for p in opening(g["index"])]
+
+
+def test_handicap_stones_go_to_both_engines_and_white_moves_first(tmp_path, capsys):
+    out = tmp_path / "m"
+    code, results, _, _ = run_match(capsys, out, fake("--seed", "1"), fake("--seed", "2"), "--size", "9",
+                                    "--komi", "0.5", "--games", "2", "--handicap", "3")
+    assert code == 0 and results["settings"]["handicap"] == 3
+    for g in results["games"]:
+        lines = transcript(out, g["index"])
+        assert "A >> fixed_handicap 3" in lines and "B >> fixed_handicap 3" in lines
+        assert next(line for line in lines if ">> genmove" in line).endswith("genmove white")
+        assert g["genmoves"]["A"] + g["genmoves"]["B"] == g["moves"]
+        record = parse_sgf(out, g)
+        assert sorted(p for c, p in record.setup if c == Color.BLACK) == sorted(fixed_handicap_points(9, 3))
+
+
+@pytest.mark.parametrize("options, message", [(["--handicap", "1"], "from 2 to 9"),
+                                              (["--handicap", "5", "--size", "7"], "from 2 to 4"),
+                                              (["--handicap", "2", "--variant", "loose"], "no fixed handicap")])
+def test_impossible_handicaps_are_refused(tmp_path, capsys, options, message):
+    code, results, _, err = run_match(capsys, tmp_path / "m", fake(), fake(), *options)
+    assert code == 2 and results is None and message in err
 
 
 def test_move_limit_scores_the_position_as_it_stands(tmp_path, capsys):

@@ -154,6 +154,37 @@ def test_a_losing_choice_yields_to_a_move_the_priors_like_that_amaf_buried():
     assert _select_between(0.45, 0.004) == 1
 
 
+# ----------------------------------------------------------------- score as well as winning
+def test_a_simulations_value_keeps_any_win_above_any_loss_and_grows_with_the_margin():
+    from gtp_engine.search.params import make_params
+    ka = _backend.compile_now()
+    params = make_params(Game("go", 9))
+    values = [ka.score_value(win, margin, params) for win, margin in
+              [(0.0, -81.0), (0.0, -30.0), (0.0, -0.5), (1.0, 0.5), (1.0, 30.0), (1.0, 81.0)]]
+    assert values == sorted(values) and len(set(values)) == 6
+    assert values[2] < 0.5 < values[3]
+    assert ka.score_value(1.0, 81.0, params) == 1.0 and ka.score_value(0.0, -81.0, params) == 0.0
+    assert ka.score_value(0.0, -3.0, make_params(Game("go", 9), score_weight=0.0)) == 0.0
+
+
+def test_when_every_move_loses_the_tree_prefers_the_smaller_loss():
+    """Two children that lost every one of their 1,000 simulations, one by 5 points, one by 60:
+    the selection goes to the smaller loss (it went by the result alone, a tie)."""
+    from gtp_engine.search.params import make_params
+    ka = _backend.compile_now()
+    params = make_params(Game("go", 9))
+    ti = np.zeros((ka.NI_FIELDS, 3), np.int32)
+    tf = np.zeros((ka.NF_FIELDS, 3), np.float64)
+    ti[ka.NI_FIRST, 0], ti[ka.NI_COUNT, 0] = 1, 2
+    ti[ka.NI_MOVE, 1:] = (12, 13)
+    tf[ka.NF_VISITS, 0] = 2000
+    for child, margin in ((1, 60.0), (2, 5.0)):   # Black's margins: the children are White's moves
+        tf[[ka.NF_VISITS, ka.NF_PVISITS, ka.NF_PWINS], child] = (1000, 10, 5)
+        tf[ka.NF_SCORE, child] = 1000 * margin
+        tf[ka.NF_VALUE, child] = 1000 * (1.0 - ka.score_value(1.0, margin, params))
+    assert int(ka.select(ti, tf, 0, params)) == 2
+
+
 # ----------------------------------------------------------------- passing and resigning
 def test_passes_when_the_opponent_passed_and_the_board_as_it_stands_wins():
     game = setup("go", """

@@ -15,8 +15,9 @@ that deterministic engines vary); for games with a map, ``terrain_load MAP`` to 
 forts in turn (``genfort`` to the engine whose turn it is, ``fort`` to the other), or, with a
 set-up file (``GameSettings.setup_sgf``), its map and its forts (``fort`` to both) in every
 game; optionally a fair komi (``fair_komi`` from every engine that has it, averaged); the
-opening moves, if any (``play`` to both); ``time_settings`` when a time control is set.
-``cputime`` is read before and after, where engines have it.
+handicap stones, if any (``fixed_handicap`` to both); the opening moves, if any (``play`` to
+both); ``time_settings`` when a time control is set. ``cputime`` is read before and after,
+where engines have it.
 
 Results use SGF's forms: ``B+3.5``, ``W+R`` (resignation), ``B+T`` (time), ``W+F`` (forfeit),
 ``0`` (draw).
@@ -139,7 +140,8 @@ class GameSettings:
     each engine may spend on ``fair_komi`` (None: keep the komi); ``engine_scores`` asks the
     engines for their ``final_score`` (recorded for comparison); ``cleanup`` allows one clean-up
     phase when they dispute the referee's result (which needs ``engine_scores``);
-    ``opening_moves`` random moves open every game (``Referee._play_opening``).
+    ``opening_moves`` random moves open every game (``Referee._play_opening``); ``handicap``
+    stones (GTP ``fixed_handicap``, 0 for none) go to Black before them, and White moves first.
     """
 
     variant: str
@@ -154,6 +156,7 @@ class GameSettings:
     engine_scores: bool = True
     cleanup: bool = True
     opening_moves: int = 0
+    handicap: int = 0
     setup_sgf: Optional[str] = None      #: every game starts from this set-up (map, forts, komi)
     #: Terrain Go's random maps with these ``key=value`` settings (as ``terrain_generate``)
     map_options: Tuple[str, ...] = ()
@@ -290,6 +293,10 @@ class Referee:
             self._place_forts()
         if s.fair_komi is not None:
             self._set_fair_komi()
+        if s.handicap:
+            from gtp_engine.gtp.handicap import fixed_handicap_points
+            self.game.place_handicap(fixed_handicap_points(s.size, s.handicap))
+            self.both(f"fixed_handicap {s.handicap}")
         self._play_opening()
         self.cpu_at_start = self._cputimes()
         if s.time_control is not None:

@@ -97,6 +97,7 @@ class MatchConfig:
             "opening_moves": s.opening_moves, "seed": self.seed,
             "setup": None if s.setup_sgf is None else hashlib.sha256(s.setup_sgf.encode()).hexdigest(),
             **({"map_options": list(s.map_options)} if s.map_options else {}),
+            **({"handicap": s.handicap} if s.handicap else {}),
         }
 
     def spec(self, index: int) -> GameSpec:
@@ -550,6 +551,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--opening-moves", type=int, default=0, metavar="N",
                         help="open every game with N random legal moves, the same in games 1 and 2, 3 and 4... "
                              "(variety for deterministic engines; default 0)")
+    parser.add_argument("--handicap", type=int, default=0, metavar="N",
+                        help="N handicap stones for Black on the standard points (GTP fixed_handicap, "
+                             "sent to both engines); White moves first (default none)")
     parser.add_argument("--no-engine-scores", action="store_true",
                         help="do not ask the engines for their final_score (and so never clean up)")
     parser.add_argument("--no-cleanup", action="store_true",
@@ -599,6 +603,13 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
             raise MatchError(f"--{name} must be at least 1")
     if args.opening_moves < 0:
         raise MatchError("--opening-moves must not be negative")
+    if args.handicap:
+        from ..gtp.handicap import max_fixed_handicap
+        top = max_fixed_handicap(size)
+        if not rules.allows_handicap or top == 0:
+            raise MatchError(f"--handicap: {rules.name} on {size}x{size} has no fixed handicap")
+        if not 2 <= args.handicap <= top:
+            raise MatchError(f"--handicap must be from 2 to {top} on {size}x{size}, not {args.handicap}")
     if args.time_per_move is not None and args.main_time is not None:
         raise MatchError("give --time-per-move or --main-time, not both")
     try:
@@ -622,7 +633,7 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
         move_timeout=args.move_timeout or None, time_margin=args.time_margin,
         command_timeout=args.command_timeout or None, max_moves=max_moves, fair_komi=args.fair_komi,
         engine_scores=not args.no_engine_scores, cleanup=not args.no_cleanup,
-        opening_moves=args.opening_moves, setup_sgf=setup_sgf, map_options=tuple(args.map_option))
+        opening_moves=args.opening_moves, handicap=args.handicap, setup_sgf=setup_sgf, map_options=tuple(args.map_option))
     return MatchConfig((args.engine_a, args.engine_b), settings, args.games, args.out, args.jobs, args.seed,
                        args.cluster, parse_sprt(args.sprt, args.alpha, args.beta))
 

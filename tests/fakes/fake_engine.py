@@ -30,6 +30,7 @@ import time
 from gtp_engine.coords import Color, format_vertex, parse_vertex
 from gtp_engine.errors import EngineError
 from gtp_engine.game import Game
+from gtp_engine.gtp.handicap import fixed_handicap_points
 from gtp_engine.rules.terrain_map import TerrainMap
 
 
@@ -50,6 +51,7 @@ class FakeEngine:
             "final_score": lambda a: args.claim or self.game.score().result,
             "kgs-genmove_cleanup": self.genmove, "time_settings": lambda a: "",
             "time_left": lambda a: "", "cputime": lambda a: f"{time.process_time():.3f}",
+            "fixed_handicap": self.fixed_handicap,
         }
         if args.random_seed:
             self.commands["set_random_seed"] = self.set_random_seed
@@ -82,6 +84,11 @@ class FakeEngine:
         if self.args.per_game:
             self.rng = random.Random(self.seed)
         return ""
+
+    def fixed_handicap(self, a):
+        points = fixed_handicap_points(self.size, int(a[0]))
+        self.game.place_handicap(points)
+        return " ".join(format_vertex(p) for p in points)
 
     def set_random_seed(self, a):
         self.seed = int(a[0])
