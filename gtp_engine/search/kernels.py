@@ -847,8 +847,8 @@ def urgency(tf, child, log_parent, params):
 def select(ti, tf, node, params):
     """The child with the highest urgency (the first on ties), skipping repeats; -1 if none.
 
-    When that child is losing (urgency below ``P_TRY_BELOW``), the choice goes by the
-    children's own win rates (real simulations and priors) without AMAF: AMAF can sink a move
+    When that child is clearly losing (urgency below ``P_TRY_BELOW``), the choice goes by the
+    children's own value rates (real simulations and priors) without AMAF: AMAF can sink a move
     below a losing sibling for good (its later plays came in other positions, where it failed),
     so that, with no exploration term, the move that saves the game was never tried, or tried
     once and buried again by thousands of AMAF samples.
