@@ -405,8 +405,8 @@ def test_false_liberties_gfx_in_loose():
 
 def test_terrain_load_reads_back_what_terrain_show_writes():
     engine = make_engine("terrain", 9, seed=2)
-    for color in "wbwb":
-        gtp(engine, f"genfort {color}")
+    for color, vertex in (("w", "B2"), ("b", "F5"), ("w", "D4"), ("b", "F3")):  # not in reading order
+        gtp(engine, f"fort {color} {vertex}")
     shown, forts = gtp(engine, "terrain_show"), gtp(engine, "forts")
     other = make_engine("terrain", 7)
     gtp(other, f"terrain_load {shown}")
