@@ -509,8 +509,9 @@ def build_parser() -> argparse.ArgumentParser:
                "Engine settings such as fixed playouts go into the engine's command line. {seed} and\n"
                "{game} in a command are replaced per game (the engine is then restarted every game).\n"
                "  vargo-match 'python -m gtp_engine --playouts 500 --seed {seed}' "
-               "'env PYTHONPATH=../main python -m gtp_engine --playouts 500 --seed {seed}' \\\n"
-               "    --games 400 --sprt 0,30 --out runs/sprt   (stops once the test decides)")
+               "'env PYTHONPATH=../main python -P -m gtp_engine --playouts 500 --seed {seed}' \\\n"
+               "    --games 400 --sprt 0,30 --out runs/sprt   (stops once the test decides; -P keeps\n"
+               "    python from putting the current directory, maybe another checkout, first on the path)")
     parser.add_argument("engine_a", help="command line of engine A (Black in games 1, 3, 5...)")
     parser.add_argument("engine_b", help="command line of engine B")
     parser.add_argument("--variant", help="go, loose, goncrete, disto or terrain (default go, or the set-up's)")
