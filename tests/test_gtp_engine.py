@@ -69,6 +69,23 @@ def test_list_variants():
     assert gtp(make_engine(), "list_variants").split("\n") == ["go", "loose", "goncrete", "disto", "terrain"]
 
 
+def test_set_random_seed_replays_what_that_seed_plays_from_the_start():
+    fresh = make_engine(seed=7, playouts=30)
+    reseeded = make_engine(seed=1, playouts=30)
+    assert gtp(reseeded, "get_random_seed") == "1"
+    assert gtp(reseeded, "set_random_seed 7") == "" and gtp(reseeded, "get_random_seed") == "7"
+    assert [gtp(fresh, "genmove b"), gtp(fresh, "genmove w")] == \
+        [gtp(reseeded, "genmove b"), gtp(reseeded, "genmove w")]
+
+
+@pytest.mark.parametrize("line, message", [("set_random_seed", "wrong number"), ("set_random_seed -1", "from 0 to"),
+                                           ("set_random_seed x", "integer"), ("set_random_seed 1 2", "wrong number")])
+def test_a_bad_random_seed_is_refused_and_changes_nothing(line, message):
+    engine = make_engine(seed=5)
+    assert message in refused(engine, line)
+    assert gtp(engine, "get_random_seed") == "5"
+
+
 # ----------------------------------------------------------------- settings survive syncs
 def test_komi_then_boardsize_then_clear_board_keeps_komi_and_rules():
     """Sabaki's sync order: komi first, then boardsize and clear_board."""
@@ -407,9 +424,9 @@ def test_false_liberties_gfx_in_loose():
 
 
 def test_terrain_load_reads_back_what_terrain_show_writes():
-    engine = make_engine("terrain", 9, seed=2, fort_playouts=0)
-    for color in "wbwb":
-        gtp(engine, f"genfort {color}")
+    engine = make_engine("terrain", 9, seed=2)
+    for color, vertex in (("w", "B2"), ("b", "F5"), ("w", "D4"), ("b", "F3")):  # not in reading order
+        gtp(engine, f"fort {color} {vertex}")
     shown, forts = gtp(engine, "terrain_show"), gtp(engine, "forts")
     other = make_engine("terrain", 7)
     gtp(other, f"terrain_load {shown}")

@@ -57,6 +57,7 @@ def _engine_for(name):
 VALID = {
     "boardsize": ["9"], "clear_board": [], "cputime": [], "fair_komi": None,
     "final_score": [], "final_status_list": ["dead"], "fixed_handicap": ["2"],
+    "get_random_seed": [], "set_random_seed": ["7"],
     "fort": ["w", "C3"], "forts": [], "genfort": ["w"], "genmove": ["b"],
     "gogui-analyze_commands": [], "gogui-interrupt": [], "gogui-rules_board": [],
     "gogui-rules_board_gfx": [],

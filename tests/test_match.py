@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from gtp_engine.coords import Color
+from gtp_engine.gtp.handicap import fixed_handicap_points
 from gtp_engine.match.referee import Clock, TimeControl
-from gtp_engine.match.runner import main
-from gtp_engine.match.stats import elo_difference, format_summary, summarize, wilson_interval
+from gtp_engine.match.runner import MatchConfig, expand_command, main
+from gtp_engine.match.stats import Sprt, elo_difference, format_summary, summarize, wilson_interval
 from gtp_engine.rules import find_rules
 
 REPO = Path(__file__).resolve().parent.parent
@@ -126,6 +128,51 @@ def test_summary_of_a_clean_sweep_has_an_open_elo_interval():
 
 
 # --------------------------------------------------------------------------- clocks
+def test_sprt_bounds_and_verdicts():
+    test = Sprt(0, 50, alpha=0.05, beta=0.05)
+    assert test.bounds == pytest.approx((-2.944, 2.944), abs=1e-3)
+    assert test.llr(0, 0, 0) == 0.0
+    assert test.verdict(test.llr(0, 0, 0)) == "continue"
+    assert test.llr(3, 0, 0) > 0 > test.llr(0, 0, 3)
+    assert test.verdict(test.llr(3, 0, 0)) == "continue"   # three games decide nothing
+    assert test.verdict(test.llr(120, 0, 80)) == "H1"      # 60% of 200: about +70 Elo
+    assert test.verdict(test.llr(96, 0, 104)) == "H0"      # 48% of 200: below 0
+    assert test.verdict(test.llr(13, 0, 12)) == "continue"
+
+
+def test_sprt_llr_agrees_with_the_normal_approximation_by_hand():
+    # 30 wins, 10 draws, 20 losses (+ half a win and half a loss): n = 61, mean = 35.5 / 61,
+    # variance = (30.5 + 2.5) / 61 - mean^2; s0 = 0.5, s1 = 1 / (1 + 10^(-20/400))
+    n, mean = 61, 35.5 / 61
+    variance = 33 / 61 - mean ** 2
+    s1 = 1 / (1 + 10 ** (-20 / 400))
+    assert Sprt(0, 20).llr(30, 10, 20) == pytest.approx(n * (2 * mean - 0.5 - s1) * (s1 - 0.5) / (2 * variance))
+
+
+@pytest.mark.parametrize("elo, alpha, message", [("30,0", 0.05, "elo0 < elo1"), ("0", 0.05, "two Elo"),
+                                                 ("a,b", 0.05, "two Elo"), ("0,inf", 0.05, "finite"),
+                                                 ("0,30", 0.7, "alpha must be")])
+def test_bad_sprt_settings_are_refused(tmp_path, capsys, elo, alpha, message):
+    code, results, _, err = run_match(capsys, tmp_path / "m", fake(), fake(), "--sprt", elo, "--alpha", str(alpha))
+    assert code == 2 and results is None and message in err
+
+
+def test_sprt_stops_the_match_once_decided_and_resuming_plays_no_more(tmp_path, capsys):
+    out = tmp_path / "m"
+    resigner = fake("--fault", "resign", "--at", "1", "--seed", "{seed}")  # a new process each game
+    args = (capsys, out, fake("--seed", "1"), resigner, "--size", "5", "--games", "40", "--jobs", "1",
+            "--sprt", "0,100")
+    code, results, stdout, _ = run_match(*args)
+    assert code == 0
+    played = results["games_played"]
+    assert 3 <= played < 40 and results["wins"]["A"] == played
+    test = results["summary"]["sprt"]
+    assert test["verdict"] == "H1" and test["llr"] >= test["bounds"][1]
+    assert "SPRT elo0=0 elo1=100" in stdout and "H1 accepted" in stdout
+    code, again, _, _ = run_match(*args)
+    assert code == 0 and again["games_played"] == played
+
+
 def test_time_per_move_is_byoyomi_of_one_stone():
     clock = Clock(TimeControl.per_move(3))
     assert clock.allowance == 3 and clock.control.gtp == "time_settings 0 3 1"
@@ -219,6 +266,41 @@ def test_same_seeds_and_one_job_replay_the_same_games(tmp_path, capsys):
     assert outcomes(tmp_path / "one") == outcomes(tmp_path / "two")
 
 
+def test_every_game_and_engine_has_a_seed_of_its_own(tmp_path):
+    config = MatchConfig(("a {seed}", "b {seed}"), None, 4, tmp_path)
+    seeds = {expand_command("{seed}", config, index, label) for index in range(4) for label in "AB"}
+    assert len(seeds) == 8
+    assert expand_command("x {seed} {game}", config, 3, "B") == expand_command("x {seed} {game}", config, 3, "B")
+    assert expand_command("{game}", config, 3, "A") == "3"
+
+
+def _moves_of_games(out, results):
+    return [tuple(m.point for m in parse_sgf(out, g).moves) for g in results["games"]]
+
+
+@pytest.mark.parametrize("how", ["set_random_seed", "{seed}"])
+def test_equal_deterministic_engines_play_different_games(tmp_path, capsys, how):
+    """Engines that replay one game for one seed: each game gets other seeds, so no two games
+    of the match are one game (a colour-swapped pair of equal engines, or games of one colour)."""
+    options = ["--per-game", "--random-seed"] if how == "set_random_seed" else ["--per-game", "--seed", "{seed}"]
+    out = tmp_path / "m"
+    code, results, _, _ = run_match(capsys, out, fake(*options), fake(*options), "--size", "5",
+                                    "--games", "4", "--jobs", "1")
+    assert code == 0
+    assert len(set(_moves_of_games(out, results))) == 4
+    if how == "set_random_seed":
+        sent = [line for line in transcript(out, 0) if "set_random_seed" in line]
+        assert len(sent) == 2 and sent[0].split()[-1] != sent[1].split()[-1]
+
+
+def test_without_a_seed_for_each_game_equal_deterministic_engines_replay(tmp_path, capsys):
+    """What the seeds above prevent: the fake without them repeats its games."""
+    out = tmp_path / "m"
+    code, results, _, _ = run_match(capsys, out, fake("--per-game"), fake("--per-game"), "--size", "5",
+                                    "--games", "4", "--jobs", "1")
+    assert code == 0 and len(set(_moves_of_games(out, results))) == 1
+
+
 def test_transcript_shows_the_set_up_and_every_move_passed_on(tmp_path, capsys):
     out = tmp_path / "m"
     code, results, _, _ = run_match(capsys, out, fake(), fake("--seed", "5"), "--variant", "disto",
@@ -256,6 +338,28 @@ def test_an_opening_is_shared_by_the_two_games_of_a_pair(tmp_path, capsys):
     for g in results["games"]:
         assert g["genmoves"]["A"] + g["genmoves"]["B"] == g["moves"] - 4
         assert [m.point for m in parse_sgf(out, g).moves[:4]] == [_point(p.split()[2], 5) for p in opening(g["index"])]
+
+
+def test_handicap_stones_go_to_both_engines_and_white_moves_first(tmp_path, capsys):
+    out = tmp_path / "m"
+    code, results, _, _ = run_match(capsys, out, fake("--seed", "1"), fake("--seed", "2"), "--size", "9",
+                                    "--komi", "0.5", "--games", "2", "--handicap", "3")
+    assert code == 0 and results["settings"]["handicap"] == 3
+    for g in results["games"]:
+        lines = transcript(out, g["index"])
+        assert "A >> fixed_handicap 3" in lines and "B >> fixed_handicap 3" in lines
+        assert next(line for line in lines if ">> genmove" in line).endswith("genmove white")
+        assert g["genmoves"]["A"] + g["genmoves"]["B"] == g["moves"]
+        record = parse_sgf(out, g)
+        assert sorted(p for c, p in record.setup if c == Color.BLACK) == sorted(fixed_handicap_points(9, 3))
+
+
+@pytest.mark.parametrize("options, message", [(["--handicap", "1"], "from 2 to 9"),
+                                              (["--handicap", "5", "--size", "7"], "from 2 to 4"),
+                                              (["--handicap", "2", "--variant", "loose"], "no fixed handicap")])
+def test_impossible_handicaps_are_refused(tmp_path, capsys, options, message):
+    code, results, _, err = run_match(capsys, tmp_path / "m", fake(), fake(), *options)
+    assert code == 2 and results is None and message in err
 
 
 def test_move_limit_scores_the_position_as_it_stands(tmp_path, capsys):

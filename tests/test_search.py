@@ -116,6 +116,75 @@ def test_terrain_go_takes_the_region_of_an_enemy_fort():
     assert analysis.ownership[1 * 7 + 1] > 0.8    # the fort's point ends in Black's area
 
 
+# ----------------------------------------------------------------- moves the tree must not starve
+LOOSE_STARVED = "B4 D4 B3 E4 C3 C1 B1 A5 E1 C2 E3 C5 A1 A2 E2 E5 A3 B2 D3 B5 C4"
+
+
+def test_the_tree_does_not_starve_the_only_winning_move():
+    # Issue 17: White A4 flips Black and wins by 24; a pass loses by 24. The search gave the
+    # pass all 10,000 simulations: A4's prior took it for a stone without liberties (its flip
+    # was not counted), and AMAF (White's A4 played later, after Black's reply) buried it.
+    game = Game("loose", 5, 0)
+    for i, vertex in enumerate(LOOSE_STARVED.split()):
+        game.play(Color.BLACK if i % 2 == 0 else Color.WHITE, parse_vertex(vertex, 5))
+    analysis = player(10000).search(game, Color.WHITE)
+    assert analysis.best.move == parse_vertex("A4", 5) and analysis.winrate > 0.9
+
+
+def _select_between(losing_rate, amaf_rate):
+    """Kernel ``select`` at a node with two children: a tried one winning ``losing_rate`` of
+    10,000 simulations, and an untried one its prior likes (42 of 47) that AMAF has seen win
+    ``amaf_rate`` of 8,876 times (the starved A4 above). Returns the chosen child, 1 or 2."""
+    from gtp_engine.search.params import make_params
+    ka = _backend.compile_now()
+    ti = np.zeros((ka.NI_FIELDS, 3), np.int32)
+    tf = np.zeros((ka.NF_FIELDS, 3), np.float64)
+    ti[ka.NI_FIRST, 0], ti[ka.NI_COUNT, 0] = 1, 2
+    ti[ka.NI_MOVE, 1:] = (ka.PASS, 8)
+    tf[ka.NF_VISITS, 0] = 10000
+    tf[[ka.NF_VISITS, ka.NF_WINS, ka.NF_VALUE, ka.NF_PVISITS, ka.NF_PWINS], 1] = \
+        (10000, 10000 * losing_rate, 10000 * losing_rate, 10, 5)
+    tf[[ka.NF_AVISITS, ka.NF_AWINS, ka.NF_PVISITS, ka.NF_PWINS], 2] = (8876, 8876 * amaf_rate, 47, 42)
+    return int(ka.select(ti, tf, 0, make_params(Game("loose", 5, 0))))
+
+
+def test_a_losing_choice_yields_to_a_move_the_priors_like_that_amaf_buried():
+    assert _select_between(0.021, 0.004) == 2
+    # once the tried move is not losing, AMAF's verdict stands: the untried move waits
+    assert _select_between(0.45, 0.004) == 1
+
+
+# ----------------------------------------------------------------- score as well as winning
+def test_a_simulations_value_keeps_any_win_above_any_loss_and_grows_with_the_margin():
+    from gtp_engine.search.params import make_params
+    ka = _backend.compile_now()
+    params = make_params(Game("go", 9))
+    values = [ka.score_value(win, margin, params) for win, margin in
+              [(0.0, -81.0), (0.0, -30.0), (0.0, -0.5), (1.0, 0.5), (1.0, 30.0), (1.0, 81.0)]]
+    assert values == sorted(values) and len(set(values)) == 6
+    assert values[2] < 0.5 < values[3]
+    assert ka.score_value(1.0, 81.0, params) == 1.0 and ka.score_value(0.0, -81.0, params) == 0.0
+    assert ka.score_value(0.0, -3.0, make_params(Game("go", 9), score_weight=0.0)) == 0.0
+
+
+def test_when_every_move_loses_the_tree_prefers_the_smaller_loss():
+    """Two children that lost every one of their 1,000 simulations, one by 5 points, one by 60:
+    the selection goes to the smaller loss (it went by the result alone, a tie)."""
+    from gtp_engine.search.params import make_params
+    ka = _backend.compile_now()
+    params = make_params(Game("go", 9))
+    ti = np.zeros((ka.NI_FIELDS, 3), np.int32)
+    tf = np.zeros((ka.NF_FIELDS, 3), np.float64)
+    ti[ka.NI_FIRST, 0], ti[ka.NI_COUNT, 0] = 1, 2
+    ti[ka.NI_MOVE, 1:] = (12, 13)
+    tf[ka.NF_VISITS, 0] = 2000
+    for child, margin in ((1, 60.0), (2, 5.0)):   # Black's margins: the children are White's moves
+        tf[[ka.NF_VISITS, ka.NF_PVISITS, ka.NF_PWINS], child] = (1000, 10, 5)
+        tf[ka.NF_SCORE, child] = 1000 * margin
+        tf[ka.NF_VALUE, child] = 1000 * (1.0 - ka.score_value(1.0, margin, params))
+    assert int(ka.select(ti, tf, 0, params)) == 2
+
+
 # ----------------------------------------------------------------- passing and resigning
 def test_passes_when_the_opponent_passed_and_the_board_as_it_stands_wins():
     game = setup("go", """

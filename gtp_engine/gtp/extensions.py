@@ -67,6 +67,28 @@ def fair_komi(engine, args):
     return f"{estimate.komi:g}"
 
 
+#: ``set_random_seed`` takes seeds from 0 to this (as ``--seed`` does)
+MAX_SEED = 10 ** 18 - 1
+
+
+@TABLE.command("set_random_seed")
+def set_random_seed(engine, args):
+    """``set_random_seed SEED``: from now on play as if started with ``--seed SEED`` (GNU Go's
+    command; the match runner sends it before each game so that games differ)."""
+    import random
+    expect(args, 1, usage="set_random_seed SEED")
+    seed = parse_int(args[0], "seed", 0, MAX_SEED)
+    engine.settings = replace(engine.settings, seed=seed)
+    engine.rng = random.Random(seed)
+    return ""
+
+
+@TABLE.query("get_random_seed")
+def get_random_seed(engine, args):
+    expect(args, 0, usage="get_random_seed")
+    return str(engine.settings.seed)
+
+
 # ----------------------------------------------------------------- terrain
 @TABLE.command("terrain_generate")
 def terrain_generate(engine, args):

@@ -117,7 +117,8 @@ def receive(config, result: dict) -> Tuple[dict, Dict[str, str]]:
 def play_on_cluster(config, pending, finished, seat_factory, play_one) -> None:
     """Play the ``pending`` games of ``config`` on its cluster, each by ``play_remote`` with
     ``seat_factory`` and ``play_one``; ``finished(record, names)`` is called on the client as
-    each game comes back. KeyboardInterrupt cancels what is left."""
+    each game comes back, and when it returns True (the match's sequential test has decided)
+    the rest is cancelled. KeyboardInterrupt cancels it too."""
     from distributed import as_completed
     client, cluster = connect(config.cluster)
     try:
@@ -126,7 +127,9 @@ def play_on_cluster(config, pending, finished, seat_factory, play_one) -> None:
                    for index in pending]
         try:
             for future in as_completed(futures):
-                finished(*receive(config, future.result()))
+                if finished(*receive(config, future.result())):  # decided: the rest is not needed
+                    client.cancel(futures)
+                    break
         except BaseException:
             client.cancel(futures)
             raise

@@ -9,12 +9,15 @@ engine's own ``final_score`` disputes the referee's winner after two passes, the
 once in a clean-up phase (``kgs-genmove_cleanup``) before the referee scores it.
 
 Set-up per game, in this order, sent to both engines: ``variant`` (only when the engine has it;
-an engine without it can only play ``go``), ``boardsize``, ``clear_board``, ``komi``; for games
-with a map, ``terrain_load MAP`` to both and the forts in turn (``genfort`` to the engine whose
-turn it is, ``fort`` to the other), or, with a set-up file (``GameSettings.setup_sgf``), its map
-and its forts (``fort`` to both) in every game; optionally a fair komi (``fair_komi`` from every engine that
-has it, averaged); the opening moves, if any (``play`` to both); ``time_settings`` when a time
-control is set. ``cputime`` is read before and after, where engines have it.
+an engine without it can only play ``go``), ``boardsize``, ``clear_board``, ``komi``,
+``set_random_seed`` (only when the engine has it, as GNU Go does: each game its own seed, so
+that deterministic engines vary); for games with a map, ``terrain_load MAP`` to both and the
+forts in turn (``genfort`` to the engine whose turn it is, ``fort`` to the other), or, with a
+set-up file (``GameSettings.setup_sgf``), its map and its forts (``fort`` to both) in every
+game; optionally a fair komi (``fair_komi`` from every engine that has it, averaged); the
+handicap stones, if any (``fixed_handicap`` to both); the opening moves, if any (``play`` to
+both); ``time_settings`` when a time control is set. ``cputime`` is read before and after,
+where engines have it.
 
 Results use SGF's forms: ``B+3.5``, ``W+R`` (resignation), ``B+T`` (time), ``W+F`` (forfeit),
 ``0`` (draw).
@@ -151,7 +154,8 @@ class GameSettings:
     each engine may spend on ``fair_komi`` (None: keep the komi); ``engine_scores`` asks the
     engines for their ``final_score`` (recorded for comparison); ``cleanup`` allows one clean-up
     phase when they dispute the referee's result (which needs ``engine_scores``);
-    ``opening_moves`` random moves open every game (``Referee._play_opening``).
+    ``opening_moves`` random moves open every game (``Referee._play_opening``); ``handicap``
+    stones (GTP ``fixed_handicap``, 0 for none) go to Black before them, and White moves first.
     """
 
     variant: str
@@ -166,6 +170,7 @@ class GameSettings:
     engine_scores: bool = True
     cleanup: bool = True
     opening_moves: int = 0
+    handicap: int = 0
     setup_sgf: Optional[str] = None      #: every game starts from this set-up (map, forts, komi)
     #: Terrain Go's random maps with these ``key=value`` settings (as ``terrain_generate``)
     map_options: Tuple[str, ...] = ()
@@ -180,12 +185,14 @@ class GameSettings:
 
 @dataclass(frozen=True)
 class GameSpec:
-    """One game of the match: its number, who has Black, and the seed its pair of games shares
-    (games 2k and 2k+1, with colours swapped): the seed of the map and of the opening."""
+    """One game of the match: its number, who has Black, the seed its pair of games shares
+    (games 2k and 2k+1, with colours swapped: the seed of the map and of the opening), and each
+    engine's own seed for this game (its ``{seed}``, and ``set_random_seed`` where it has it)."""
 
     index: int
     black: str           # "A" or "B"
     pair_seed: int
+    engine_seeds: Dict[str, int] = field(default_factory=dict)
 
     @property
     def white(self) -> str:
@@ -291,6 +298,8 @@ class Referee:
             self.ask(label, f"boardsize {s.size}")
             self.ask(label, "clear_board")
             self.ask(label, f"komi {_komi_text(s.komi)}")
+            if label in self.spec.engine_seeds and self.knows(label, "set_random_seed"):
+                self.ask(label, f"set_random_seed {self.spec.engine_seeds[label]}")
         if map_text is not None:
             self.both(f"terrain_load {map_text}{_fort_options(terrain)}")
             if template is not None:
@@ -298,6 +307,10 @@ class Referee:
             self._place_forts()
         if s.fair_komi is not None:
             self._set_fair_komi()
+        if s.handicap:
+            from gtp_engine.gtp.handicap import fixed_handicap_points
+            self.game.place_handicap(fixed_handicap_points(s.size, s.handicap))
+            self.both(f"fixed_handicap {s.handicap}")
         self._play_opening()
         self.cpu_at_start = self._cputimes()
         if s.time_control is not None:

@@ -9,9 +9,14 @@ opening (``--opening-moves``), both from the match seed. How one game is set up,
 ended is ``gtp_engine.match.referee``'s business.
 
 Fixed playouts or other engine settings belong to the engine's command line (``python -m
-gtp_engine --playouts 200``); ``{seed}`` and ``{game}`` in a command are replaced by a per-game
-seed and the game number, and such an engine is started afresh for every game. Otherwise each
-engine process plays game after game, and is restarted only after it failed.
+gtp_engine --playouts 200``); ``{seed}`` and ``{game}`` in a command are replaced by a seed of
+its own for every game and engine, and the game number, and such an engine is started afresh
+for every game. Otherwise each engine process plays game after game, and is restarted only
+after it failed; an engine that has ``set_random_seed`` (ours, GNU Go) gets that seed before
+each game instead. So no two games of a match replay one game, even between equal engines.
+
+``--sprt ELO0,ELO1`` (with ``--alpha``, ``--beta``) plays until a sequential probability ratio
+test (``stats.Sprt``) decides whether A is ELO0 or ELO1 Elo better than B, at most ``--games``.
 
 ``DIR`` receives ``game-NNNN.sgf`` per game (result and the reason it ended in ``RE`` and the
 last comment), ``logs/`` (the GTP traffic of each game and each engine's stderr) and
@@ -27,6 +32,7 @@ import argparse
 import datetime
 import hashlib
 import json
+import math
 import os
 import queue
 import signal
@@ -47,7 +53,7 @@ from .gtp_client import (DEFAULT_COMMAND_TIMEOUT, EngineDied, GtpCommandError, G
                          split_command)
 from .referee import (LABELS, GameOutcome, GameSettings, GameSpec, Referee, TimeControl,
                       forfeit_before_start)
-from .stats import format_summary, summarize
+from .stats import CONTINUE, Sprt, format_summary, summarize
 
 RESULTS_FORMAT = "vargo-match 1"
 RESULTS_FILE = "results.json"
@@ -77,6 +83,7 @@ class MatchConfig:
     jobs: int = 1
     seed: int = 1
     cluster: Optional[str] = None   #: Dask scheduler address or ``local:N`` (``match.cluster``)
+    sprt: Optional[Sprt] = None     #: stop before ``games`` once this test has decided
 
     def identity(self) -> dict:
         """The settings a resumed match must share with the stored one (not games or jobs)."""
@@ -91,10 +98,12 @@ class MatchConfig:
             "opening_moves": s.opening_moves, "seed": self.seed,
             "setup": None if s.setup_sgf is None else hashlib.sha256(s.setup_sgf.encode()).hexdigest(),
             **({"map_options": list(s.map_options)} if s.map_options else {}),
+            **({"handicap": s.handicap} if s.handicap else {}),
         }
 
     def spec(self, index: int) -> GameSpec:
-        return GameSpec(index, "A" if index % 2 == 0 else "B", derive_seed(self.seed, "pair", index // 2))
+        return GameSpec(index, "A" if index % 2 == 0 else "B", derive_seed(self.seed, "pair", index // 2),
+                        {label: engine_seed(self, index, label) for label in LABELS})
 
 
 def derive_seed(seed: int, purpose: str, number: int) -> int:
@@ -103,9 +112,15 @@ def derive_seed(seed: int, purpose: str, number: int) -> int:
     return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
 
 
-def expand_command(command: str, config: MatchConfig, index: int) -> str:
-    """``command`` with ``{seed}`` and ``{game}`` replaced for game ``index``."""
-    return (command.replace("{seed}", str(derive_seed(config.seed, "engine", index)))
+def engine_seed(config: MatchConfig, index: int, label: str) -> int:
+    """The seed of ``label``'s engine in game ``index``: another for every game and engine, so
+    that the two games of a pair (or two equal engines) do not replay one game."""
+    return derive_seed(config.seed, f"engine {label}", index)
+
+
+def expand_command(command: str, config: MatchConfig, index: int, label: str) -> str:
+    """``command`` with ``{seed}`` and ``{game}`` replaced for ``label``'s engine in game ``index``."""
+    return (command.replace("{seed}", str(engine_seed(config, index, label)))
             .replace("{game}", str(index)))
 
 
@@ -132,7 +147,7 @@ class Seat:
         logs = self.config.out / "logs"
         logs.mkdir(parents=True, exist_ok=True)
         with open(logs / f"{label}-seat{self.number}.stderr", "ab") as stderr:
-            engine = GtpEngine(expand_command(command, self.config, index), label, stderr=stderr)
+            engine = GtpEngine(expand_command(command, self.config, index, label), label, stderr=stderr)
         try:
             timeout = self.config.settings.command_timeout
             try:
@@ -244,6 +259,11 @@ class MatchStore:
     def pending(self) -> List[int]:
         return [i for i in range(self.config.games) if i not in self.records]
 
+    def decided(self) -> bool:
+        """Whether the match's SPRT (if any) has reached a verdict: no more games are needed."""
+        return self.config.sprt is not None and \
+            self.config.sprt.report(summarize(self.records.values()))["verdict"] != CONTINUE
+
     def add(self, record: dict, names: Dict[str, str]) -> None:
         with self.lock:
             self.records[record["index"]] = record
@@ -254,6 +274,8 @@ class MatchStore:
     def document(self) -> dict:
         games = [self.records[i] for i in sorted(self.records)]
         summary = summarize(games)
+        if self.config.sprt is not None:
+            summary["sprt"] = self.config.sprt.report(summary)
         return {
             "format": RESULTS_FORMAT,
             "settings": self.config.identity(),
@@ -389,7 +411,7 @@ def run_match(config: MatchConfig, progress: Optional[IO] = sys.stderr) -> dict:
     store = MatchStore(config)
     pending = store.pending()
     config.out.mkdir(parents=True, exist_ok=True)
-    if not pending:
+    if not pending or store.decided():
         store.save()
         return store.document()
     if config.cluster is not None:
@@ -418,12 +440,17 @@ def run_match(config: MatchConfig, progress: Optional[IO] = sys.stderr) -> dict:
     try:
         futures = [executor.submit(task, index) for index in pending]
         for future in as_completed(futures):
+            if future.cancelled():
+                continue
             finished = future.result()
             if finished is None:
                 continue
             record, names = finished
             store.add(record, names)
             bar.update(record, store.document()["summary"])
+            if store.decided():  # games under way finish and count; the others are not played
+                for other in futures:
+                    other.cancel()
     except BaseException:
         stopping.set()
         executor.shutdown(wait=False, cancel_futures=True)
@@ -448,9 +475,10 @@ def _run_on_cluster(config: MatchConfig, store: "MatchStore", pending: List[int]
         seat.kill()
     bar = Progress(progress, config.games, config.games - len(pending))
 
-    def finished(record: dict, names: Dict[str, str]) -> None:
+    def finished(record: dict, names: Dict[str, str]) -> bool:
         store.add(record, names)
         bar.update(record, store.document()["summary"])
+        return store.decided()
 
     try:
         cluster.play_on_cluster(config, pending, finished, Seat, play_one)
@@ -470,7 +498,11 @@ def build_parser() -> argparse.ArgumentParser:
                "  vargo-match 'python -m gtp_engine --playouts 400 --seed {seed}' "
                "'python -m gtp_engine --playouts 100 --seed {seed}' --variant terrain --size 9 --out runs/t\n"
                "Engine settings such as fixed playouts go into the engine's command line. {seed} and\n"
-               "{game} in a command are replaced per game (the engine is then restarted every game).")
+               "{game} in a command are replaced per game (the engine is then restarted every game).\n"
+               "  vargo-match 'python -m gtp_engine --playouts 500 --seed {seed}' "
+               "'env PYTHONPATH=../main python -P -m gtp_engine --playouts 500 --seed {seed}' \\\n"
+               "    --games 400 --sprt 0,30 --out runs/sprt   (stops once the test decides; -P keeps\n"
+               "    python from putting the current directory, maybe another checkout, first on the path)")
     parser.add_argument("engine_a", help="command line of engine A (Black in games 1, 3, 5...)")
     parser.add_argument("engine_b", help="command line of engine B")
     parser.add_argument("--variant", help="go, loose, goncrete, disto or terrain (default go, or the set-up's)")
@@ -511,6 +543,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--opening-moves", type=int, default=0, metavar="N",
                         help="open every game with N random legal moves, the same in games 1 and 2, 3 and 4... "
                              "(variety for deterministic engines; default 0)")
+    parser.add_argument("--handicap", type=int, default=0, metavar="N",
+                        help="N handicap stones for Black on the standard points (GTP fixed_handicap, "
+                             "sent to both engines); White moves first (default none)")
     parser.add_argument("--no-engine-scores", action="store_true",
                         help="do not ask the engines for their final_score (and so never clean up)")
     parser.add_argument("--no-cleanup", action="store_true",
@@ -519,6 +554,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--map-option", action="append", default=[], metavar="KEY=VALUE",
                         help="Terrain Go: a setting of every random map, as terrain_generate takes it "
                              "(mountains, water, groups=MIN-MAX, min_group, forts, fort_value); repeatable")
+    test = parser.add_argument_group("sequential test", "stop as soon as a sequential probability ratio "
+                                     "test decides between two Elo differences of A over B (--games "
+                                     "is then the most games played)")
+    test.add_argument("--sprt", metavar="ELO0,ELO1",
+                      help="H0: A-B is ELO0 Elo, H1: A-B is ELO1 Elo (ELO0 < ELO1), e.g. 0,30")
+    test.add_argument("--alpha", type=float, default=0.05, help="chance of accepting H1 when H0 holds (default 0.05)")
+    test.add_argument("--beta", type=float, default=0.05, help="chance of accepting H0 when H1 holds (default 0.05)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     return parser
 
@@ -553,6 +595,13 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
             raise MatchError(f"--{name} must be at least 1")
     if args.opening_moves < 0:
         raise MatchError("--opening-moves must not be negative")
+    if args.handicap:
+        from ..gtp.handicap import max_fixed_handicap
+        top = max_fixed_handicap(size)
+        if not rules.allows_handicap or top == 0:
+            raise MatchError(f"--handicap: {rules.name} on {size}x{size} has no fixed handicap")
+        if not 2 <= args.handicap <= top:
+            raise MatchError(f"--handicap must be from 2 to {top} on {size}x{size}, not {args.handicap}")
     if args.time_per_move is not None and args.main_time is not None:
         raise MatchError("give --time-per-move or --main-time, not both")
     try:
@@ -576,9 +625,25 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
         move_timeout=args.move_timeout or None, time_margin=args.time_margin,
         command_timeout=args.command_timeout or None, max_moves=max_moves, fair_komi=args.fair_komi,
         engine_scores=not args.no_engine_scores, cleanup=not args.no_cleanup,
-        opening_moves=args.opening_moves, setup_sgf=setup_sgf, map_options=tuple(args.map_option))
+        opening_moves=args.opening_moves, handicap=args.handicap, setup_sgf=setup_sgf, map_options=tuple(args.map_option))
     return MatchConfig((args.engine_a, args.engine_b), settings, args.games, args.out, args.jobs, args.seed,
-                       args.cluster)
+                       args.cluster, parse_sprt(args.sprt, args.alpha, args.beta))
+
+
+def parse_sprt(text: Optional[str], alpha: float, beta: float) -> Optional[Sprt]:
+    """``--sprt ELO0,ELO1`` with its error rates as a Sprt (None without); MatchError if bad."""
+    if text is None:
+        return None
+    try:
+        elo0, elo1 = (float(part) for part in text.split(","))
+    except ValueError:
+        raise MatchError(f"--sprt {text!r}: give two Elo differences, as in 0,30") from None
+    if not (math.isfinite(elo0) and math.isfinite(elo1)):
+        raise MatchError(f"--sprt {text!r}: the Elo differences must be finite")
+    try:
+        return Sprt(elo0, elo1, alpha, beta)
+    except ValueError as err:
+        raise MatchError(f"--sprt: {err}") from None
 
 
 def read_setup(path: Path):

@@ -5,10 +5,15 @@ A game record is the dict ``gtp_engine.match.runner`` stores per game (``index``
 A draw counts half a win for each side. The 95% interval of A's score is Wilson's; the Elo
 difference and its interval follow from the score and its bounds by the logistic model
 (infinite at 0% and 100%, written as None in JSON and ``inf`` in text).
+
+``Sprt`` is a sequential probability ratio test of "A is elo0 better than B" against "A is elo1
+better": after every game the log-likelihood ratio of the two (``Sprt.llr``) is compared with
+bounds set by the error rates alpha (accepting elo1 when elo0 is true) and beta (the other way).
 """
 
 import math
 from collections import Counter
+from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Tuple
 
 Z95 = 1.959963984540054
@@ -35,6 +40,69 @@ def elo_difference(score: float) -> float:
     if score >= 1:
         return math.inf
     return 400.0 * math.log10(score / (1.0 - score)) + 0.0  # + 0.0: no negative zero
+
+
+def expected_score(elo: float) -> float:
+    """The expected score of a player ``elo`` points stronger (the inverse of elo_difference)."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+#: the SPRT's verdicts: keep playing, elo1 holds (H1: A is better), elo0 holds (H0)
+CONTINUE, ACCEPT_H1, ACCEPT_H0 = "continue", "H1", "H0"
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """A sequential test of H0: Elo(A-B) = ``elo0`` against H1: Elo(A-B) = ``elo1`` (elo0 < elo1),
+    with false-positive rate ``alpha`` and false-negative rate ``beta``.
+
+    The log-likelihood ratio is the generalized SPRT's normal approximation (as cutechess-cli
+    and Fishtest use): n (2 m - s0 - s1)(s1 - s0) / (2 v), with m and v the mean and variance of
+    the per-game scores (1, 1/2, 0), s0 and s1 the expected scores of elo0 and elo1. Half a win
+    and half a loss are added to the games, so that a first few wins alone (variance 0) do not
+    decide at once. Games are taken as independent (pairs with colours swapped are not).
+    """
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self):
+        if not self.elo0 < self.elo1:
+            raise ValueError(f"the SPRT needs elo0 < elo1, not {self.elo0:g} and {self.elo1:g}")
+        for name in ("alpha", "beta"):
+            if not 0 < getattr(self, name) < 0.5:
+                raise ValueError(f"{name} must be between 0 and 0.5, not {getattr(self, name):g}")
+
+    @property
+    def bounds(self) -> Tuple[float, float]:
+        """(lower, upper): the LLR at or below which H0 is accepted, at or above which H1."""
+        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
+
+    def llr(self, wins: float, draws: float, losses: float) -> float:
+        """The log-likelihood ratio of H1 to H0 after A's ``wins``, ``draws`` and ``losses``."""
+        if wins + draws + losses == 0:
+            return 0.0
+        wins, losses = wins + 0.5, losses + 0.5
+        n = wins + draws + losses
+        mean = (wins + 0.5 * draws) / n
+        variance = (wins + 0.25 * draws) / n - mean * mean
+        s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
+        return n * (2 * mean - s0 - s1) * (s1 - s0) / (2 * variance)
+
+    def verdict(self, llr: float) -> str:
+        lower, upper = self.bounds
+        return ACCEPT_H1 if llr >= upper else ACCEPT_H0 if llr <= lower else CONTINUE
+
+    def report(self, summary: dict) -> dict:
+        """The test's state after the games of ``summary`` (see ``summarize``), JSON-ready."""
+        wins, draws = summary["wins"], summary["draws"]
+        llr = self.llr(wins["A"], draws, wins["B"])
+        lower, upper = self.bounds
+        return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
+                "llr": round(llr, 3), "bounds": [round(lower, 3), round(upper, 3)],
+                "verdict": self.verdict(llr)}
 
 
 def _finite(x: float) -> Optional[float]:
@@ -170,6 +238,14 @@ def format_summary(summary: dict, names: Dict[str, str]) -> str:
     if lost:
         lines.append("forts that ended in the opponent's territory: "
                      + ", ".join(f"{label} {lost[label][0]}/{lost[label][1]}" for label in ("A", "B")))
+    test = summary.get("sprt")
+    if test:
+        verdict = {ACCEPT_H1: f"H1 accepted (A-B is {test['elo1']:g} rather than {test['elo0']:g})",
+                   ACCEPT_H0: f"H0 accepted (A-B is {test['elo0']:g} rather than {test['elo1']:g})",
+                   CONTINUE: "undecided"}[test["verdict"]]
+        lines.append(f"SPRT elo0={test['elo0']:g} elo1={test['elo1']:g} alpha={test['alpha']:g} "
+                     f"beta={test['beta']:g}: LLR {test['llr']:+.2f} "
+                     f"(bounds {test['bounds'][0]:+.2f}..{test['bounds'][1]:+.2f}), {verdict}")
     disagreements = summary["engine_score_disagreements"]
     if any(disagreements.values()):
         lines.append("engines' own final_score disagreed with the referee: "

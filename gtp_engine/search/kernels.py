@@ -17,8 +17,11 @@ The tree is a pool of nodes in flat arrays (``ti`` int32 and ``tf`` float64, one
 field, indexed by node). A node is reached by a move; its children are one contiguous block
 ``ti[NI_FIRST, n] .. + ti[NI_COUNT, n]``, allocated when the node is expanded, always after
 the node itself (so a child's index is larger than its parent's: compaction and marking need
-no stack). ``NF_WINS`` counts wins for the player who made the node's move. Node 0 is not
-special; the root of a search is whatever node the caller names.
+no stack). ``NF_WINS`` counts wins for the player who made the node's move; ``NF_VALUE`` the
+same wins blended with the final margin (``P_SCORE_WEIGHT``), which is what the selection
+compares: far ahead or far behind, where every move wins or every move loses, the margin still
+tells good moves from bad. Node 0 is not special; the root of a search is whatever node the
+caller names.
 
 The game is never touched: every simulation copies the root state into a scratch state.
 """
@@ -81,7 +84,8 @@ NF_AWINS = 3         # their wins
 NF_PVISITS = 4       # prior: virtual simulations given at expansion by the suggestions
 NF_PWINS = 5         # prior: their virtual wins
 NF_SCORE = 6         # sum of the final margins, Black minus White with komi, in points
-NF_FIELDS = 7
+NF_VALUE = 7         # sum of the values for the node's player: wins blended with margins
+NF_FIELDS = 8
 
 T_USED = 0           # tree header: nodes allocated
 T_CAPACITY = 1       # nodes the pool holds (never exceeded: expansion stops when full)
@@ -123,7 +127,10 @@ P_PROB_REJECT_RANDOM_SELF_ATARI = 29
 P_HEAVY = 30
 P_PRIOR_EYE = 31
 P_PRIOR_ANNIHILATE = 32
-P_COUNT = 33
+P_TRY_BELOW = 33          # a node whose choice is below this value chooses again without AMAF
+P_SCORE_WEIGHT = 34       # share of a simulation's value that goes by its margin, not its result
+P_SCORE_POINTS = 35       # the margin (points) at and beyond which that share is all or nothing
+P_COUNT = 36
 
 # --------------------------------------------------------------------------- scratch
 # One int32 array per thread: a stamp counter, per-cell stamps (visited marks without
@@ -622,6 +629,22 @@ def black_result(st, work, owner, params, final):
     return win, margin2 / 2.0
 
 
+@jit
+def score_value(win, margin, params):
+    """Black's value of a simulation: its result (1, 0.5, 0) and, with weight
+    ``P_SCORE_WEIGHT``, its margin in points scaled to 0..1 (``P_SCORE_POINTS`` or more ahead
+    is 1, as much behind 0). A weight below one half keeps any win above any loss."""
+    weight = params[P_SCORE_WEIGHT]
+    if weight <= 0:
+        return win
+    m = margin / params[P_SCORE_POINTS]
+    if m > 1.0:
+        m = 1.0
+    elif m < -1.0:
+        m = -1.0
+    return (1.0 - weight) * win + weight * (0.5 + 0.5 * m)
+
+
 # --------------------------------------------------------------------------- priors
 @jit
 def prior(st, sx, cell, color, last, params, pat3):
@@ -654,7 +677,7 @@ def prior(st, sx, cell, color, last, params, pat3):
             pv += params[P_PRIOR_ESCAPE]
             pw += params[P_PRIOR_ESCAPE]
             break
-    if libs == 0:
+    if libs == 0 and taken == 0:   # in Loose a flip may be all the liberties a stone gets
         pv += params[P_PRIOR_SELF_MEAL]
     elif libs == 1 and taken == 0:
         pv += params[P_PRIOR_SELF_ATARI]
@@ -803,11 +826,11 @@ def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last
 
 @jit
 def urgency(tf, child, log_parent, params):
-    """How much a child deserves the next simulation: its win rate (priors included) blended
+    """How much a child deserves the next simulation: its value rate (priors included) blended
     with its AMAF win rate (RAVE: the weight of AMAF fades as real visits grow), plus an
     optional UCB exploration term."""
     v = tf[NF_VISITS, child] + tf[NF_PVISITS, child]
-    wins = tf[NF_WINS, child] + tf[NF_PWINS, child]
+    wins = tf[NF_VALUE, child] + tf[NF_PWINS, child]
     rate = wins / v if v > 0 else 1.0
     av = tf[NF_AVISITS, child]
     if av > 0:
@@ -822,7 +845,14 @@ def urgency(tf, child, log_parent, params):
 
 @jit
 def select(ti, tf, node, params):
-    """The child with the highest urgency (the first on ties), skipping repeats; -1 if none."""
+    """The child with the highest urgency (the first on ties), skipping repeats; -1 if none.
+
+    When that child is clearly losing (urgency below ``P_TRY_BELOW``), the choice goes by the
+    children's own value rates (real simulations and priors) without AMAF: AMAF can sink a move
+    below a losing sibling for good (its later plays came in other positions, where it failed),
+    so that, with no exploration term, the move that saves the game was never tried, or tried
+    once and buried again by thousands of AMAF samples.
+    """
     first = int(ti[NI_FIRST, node])
     count = int(ti[NI_COUNT, node])
     log_parent = math.log(tf[NF_VISITS, node] + 1.0)
@@ -835,6 +865,16 @@ def select(ti, tf, node, params):
         if u > best_u:
             best_u = u
             best = child
+    if best_u < params[P_TRY_BELOW]:
+        best_u = -1e300
+        for child in range(first, first + count):
+            if ti[NI_FLAGS, child] & FLAG_REPEAT:
+                continue
+            v = tf[NF_VISITS, child] + tf[NF_PVISITS, child]
+            rate = (tf[NF_VALUE, child] + tf[NF_PWINS, child]) / v if v > 0 else 1.0
+            if rate > best_u:
+                best_u = rate
+                best = child
     return best
 
 
@@ -904,7 +944,7 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
         n_seq, final = playout(st, zob, work, spare, out, sx, to_move, passes, last, rng,
                                params, pat3, seq, n_seq)
     win, margin = black_result(st, work, owner, params, final)
-    _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin)
+    _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin, params)
     if passes >= 2:
         # the tree's two passes scored the board as it stands, dead stones on it: no sample
         # of who owns what once the game is played out
@@ -921,10 +961,10 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
 
 
 @jit
-def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin):
+def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin, params):
     """Add the result to every node of the path, and the AMAF result to the children of each
     node whose move its player made later in the simulation (the first time the point was
-    played from that node on)."""
+    played from that node on). Black's value is ``score_value`` of the result and margin."""
     a = (len(sx) - S_MARK - 16) // 5
     amaf_sid = S_MARK + 3 * a
     amaf_color = S_MARK + 4 * a
@@ -938,12 +978,13 @@ def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, 
         cell = int(seq[2 * k])
         sx[amaf_sid + cell] = sid
         sx[amaf_color + cell] = seq[2 * k + 1]
+    black_value = score_value(win, margin, params)
     for d in range(depth, -1, -1):
         node = int(path[d])
         mover_into = color if d % 2 == 1 else 3 - color   # who made the move into path[d]
-        value = win if mover_into == BLACK else 1.0 - win
         tf[NF_VISITS, node] += 1.0
-        tf[NF_WINS, node] += value
+        tf[NF_WINS, node] += win if mover_into == BLACK else 1.0 - win
+        tf[NF_VALUE, node] += black_value if mover_into == BLACK else 1.0 - black_value
         tf[NF_SCORE, node] += margin
         if d < depth:
             move = int(ti[NI_MOVE, path[d + 1]])
@@ -953,7 +994,7 @@ def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, 
         first = int(ti[NI_FIRST, node])
         if first >= 0:
             player = 3 - mover_into
-            child_value = win if player == BLACK else 1.0 - win
+            child_value = black_value if player == BLACK else 1.0 - black_value
             for child in range(first, first + int(ti[NI_COUNT, node])):
                 m = int(ti[NI_MOVE, child])
                 if m != PASS and sx[amaf_sid + m] == sid and sx[amaf_color + m] == player:

@@ -32,6 +32,10 @@ PRIOR_MOUNTAIN = 20         #: losses for a mountain point (worth nothing, T5)
 PRIOR_WATER = 4             #: wins for a water point (worth 1.5, T5)
 PRIOR_FORT = 6              #: wins next to a fort (worth fort_value to whoever surrounds it)
 PRIOR_PASS = 10             #: losses for passing (the tree learns when it is right)
+TRY_BELOW = 0.1             #: a choice below this value is made again without AMAF (kernels.select)
+SCORE_WEIGHT = 0.05         #: share of a simulation's value that its margin gives (kernels.score_value)
+SCORE_POINTS = 0.5          #: the margin that counts in full: this share of the board's points
+#                              (``make_params`` turns it into points; an override gives points)
 PROB_CAPTURE = 900          #: per mille: the playout looks for captures and escapes first
 PROB_PATTERN = 950          #: per mille: then for good shapes round the last move
 PROB_REJECT_SELF_ATARI = 900   #: per mille: a suggested lone-stone self-atari is refused
@@ -44,8 +48,8 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_self_atari", "prior_self_meal", "prior_starve", "prior_eye", "prior_near1",
             "prior_near2", "prior_near3", "prior_edge_empty", "prior_third_empty",
             "prior_mountain", "prior_water", "prior_fort", "prior_pass", "prob_capture",
-            "prob_pattern", "prob_reject_self_atari", "prob_reject_random_self_atari", "heavy",
-            "max_moves")
+            "prob_pattern", "prob_reject_self_atari", "prob_reject_random_self_atari", "try_below",
+            "score_weight", "score_points", "heavy", "max_moves")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -111,6 +115,9 @@ def make_params(game, heavy: bool = True, **overrides) -> np.ndarray:
         "prob_pattern": PROB_PATTERN,
         "prob_reject_self_atari": PROB_REJECT_SELF_ATARI,
         "prob_reject_random_self_atari": PROB_REJECT_RANDOM_SELF_ATARI,
+        "try_below": TRY_BELOW,
+        "score_weight": SCORE_WEIGHT,
+        "score_points": SCORE_POINTS * size * size,
         "heavy": int(heavy),
     }
     for name, value in overrides.items():

@@ -17,7 +17,9 @@ life) misbehave:
 ``--pace SECONDS`` makes every ``genmove`` take that long. ``--no-variant`` hides the variant and terrain commands (like GNU Go); ``--fort-fault`` makes
 ``genfort`` answer a point already holding a fort; ``--claim RESULT`` makes ``final_score``
 answer RESULT whatever the board; ``--fair-komi TEXT`` offers ``fair_komi`` answering TEXT;
-``--seed`` fixes the random moves.
+``--seed`` fixes the random moves; ``--per-game`` restarts that generator from the seed at
+every ``clear_board`` (an engine whose games all replay one game unless it is given another
+seed), and ``--random-seed`` offers ``set_random_seed`` (as GNU Go does).
 """
 
 import argparse
@@ -28,12 +30,14 @@ import time
 from gtp_engine.coords import Color, format_vertex, parse_vertex
 from gtp_engine.errors import EngineError
 from gtp_engine.game import Game
+from gtp_engine.gtp.handicap import fixed_handicap_points
 from gtp_engine.rules.terrain_map import TerrainMap
 
 
 class FakeEngine:
     def __init__(self, args):
         self.args = args
+        self.seed = args.seed
         self.rng = random.Random(args.seed)
         self.variant, self.size, self.komi = "go", 9, 7.5
         self.game = Game(self.variant, self.size)
@@ -47,7 +51,10 @@ class FakeEngine:
             "final_score": lambda a: args.claim or self.game.score().result,
             "kgs-genmove_cleanup": self.genmove, "time_settings": lambda a: "",
             "time_left": lambda a: "", "cputime": lambda a: f"{time.process_time():.3f}",
+            "fixed_handicap": self.fixed_handicap,
         }
+        if args.random_seed:
+            self.commands["set_random_seed"] = self.set_random_seed
         if args.fair_komi is not None:
             self.commands["fair_komi"] = lambda a: args.fair_komi
         if not args.no_variant:
@@ -74,6 +81,18 @@ class FakeEngine:
 
     def clear_board(self, a):
         self.game.clear()
+        if self.args.per_game:
+            self.rng = random.Random(self.seed)
+        return ""
+
+    def fixed_handicap(self, a):
+        points = fixed_handicap_points(self.size, int(a[0]))
+        self.game.place_handicap(points)
+        return " ".join(format_vertex(p) for p in points)
+
+    def set_random_seed(self, a):
+        self.seed = int(a[0])
+        self.rng = random.Random(self.seed)
         return ""
 
     def set_komi(self, a):
@@ -149,6 +168,8 @@ def main():
     parser.add_argument("--delay", type=float, default=0.0)
     parser.add_argument("--pace", type=float, default=0.0, help="seconds every genmove takes")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--per-game", action="store_true", help="every game from --seed afresh")
+    parser.add_argument("--random-seed", action="store_true", help="offer set_random_seed")
     parser.add_argument("--no-variant", action="store_true")
     parser.add_argument("--fort-fault", action="store_true")
     parser.add_argument("--claim", help="answer final_score with this result whatever the board")
