@@ -84,11 +84,13 @@ def test_printsgf_that_fails_midway_leaves_the_old_file(tmp_path):
 
 
 # Files written as a stream while they grow (a game's live transcript, an engine's stderr) and the
-# warm-up's lock file are not replaced wholesale; everything else goes through write_atomically.
+# lock files of the warm-up and of the fort cache are not replaced wholesale; everything else goes
+# through write_atomically.
 _STREAMED = {
     ("gtp_engine/match/runner.py", 'open(logs / f"game-{index + 1:04d}.gtp.log", "w")'),
     ("gtp_engine/match/runner.py", 'open(logs / f"{label}-seat{self.number}.stderr", "ab")'),
     ("gtp_engine/board/warmup.py", 'open(stamp.with_suffix(".lock"), "w")'),
+    ("gtp_engine/search/fortcache.py", 'open(directory / f"{name}.lock", "a")'),
 }
 _DIRECT_WRITE = re.compile(r"""\.write_(?:text|bytes)\(|open\([^)]*["'][wax]b?["']\)""")
 

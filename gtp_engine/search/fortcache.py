@@ -10,7 +10,7 @@ of this package's sources, so a changed search never reuses an old answer. One f
 point. A machine-wide lock per entry (``<name>.lock``, ``fcntl.flock``) makes the processes
 that want the same fort at the same time wait for the one that computes it, then read its
 answer; the lock is the operating system's, so a process that dies drops it. Entries are
-written to a temporary file and renamed into place, so a reader sees a whole entry or none.
+written atomically (``files.write_atomically``), so a reader sees a whole entry or none.
 
 The directory is ``$VARGO_CACHE_DIR/forts`` when that is set, else ``$XDG_CACHE_HOME/vargo/forts``
 (``~/.cache/vargo/forts``). When it cannot be made or written, every process computes on its
@@ -22,10 +22,11 @@ import hashlib
 import json
 import logging
 import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Callable, Optional
+
+from ..files import write_atomically
 
 try:
     import fcntl
@@ -87,10 +88,7 @@ def _read(path: Path, key: dict):
 def _write(path: Path, key: dict, value) -> None:
     entry = {"format": FORMAT, "source": source_stamp(), "key": key, "value": value}
     try:
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(entry, out, sort_keys=True)
-        os.replace(temporary, path)
+        write_atomically(path, json.dumps(entry, sort_keys=True))
     except OSError as err:
         _log.debug("fort cache not written (%s)", err)
 
