@@ -32,7 +32,7 @@ def test_every_package_directory_of_the_product_is_installed():
     assert on_disk == installed_packages()
 
 
-@pytest.mark.parametrize("name", ["vargo", "vargo-match", "vargo-sgf"])
+@pytest.mark.parametrize("name", ["vargo", "vargo-match", "vargo-sgf", "vargo-web"])
 def test_console_scripts_name_functions_of_installed_packages(name):
     module_name, function = PROJECT["project"]["scripts"][name].split(":")
     assert module_name.split(".")[0] in {"gtp_engine", "sgf"}
