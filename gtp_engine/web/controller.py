@@ -518,9 +518,15 @@ class GameController:
             return self.forts_by_search or self.players[fort] == ENGINE
         return self.players[self.to_move()] == ENGINE and not self.over()
 
-    def engine_move(self) -> str:
-        """The engine moves (or places a fort) for the side to move; answers the vertex."""
-        self._check_playing()
+    def engine_color(self) -> Optional[str]:
+        """The colour the engine moves (or places a fort) for now, or None."""
+        return (self.fort_turn() or self.to_move()) if self.engine_turn() else None
+
+    def engine_move(self) -> Optional[str]:
+        """The engine moves (or places a fort) for the side to move; answers the vertex (None
+        when it is no longer the engine's turn)."""
+        if not self.engine_turn():
+            return None
         fort = self.fort_turn()
         if fort is not None:
             vertex = self.send(f"genfort {fort}", timeout=GENMOVE_TIMEOUT)

@@ -164,7 +164,7 @@ class BoardServer:
     def make_app(self) -> web.Application:
         app = web.Application(middlewares=[self._guard], client_max_size=MAX_MESSAGE)
         prefix = f"/{self.token}"
-        app.router.add_get(prefix, lambda request: web.HTTPFound(prefix + "/"))
+        app.router.add_get(prefix, self._to_page)
         app.router.add_get(prefix + "/", self._page)
         app.router.add_get(prefix + "/ws", self._websocket)
         app.router.add_static(prefix + "/static/", STATIC, follow_symlinks=False)
@@ -241,6 +241,9 @@ class BoardServer:
         response.headers["Cache-Control"] = "no-store"
         return response
 
+    async def _to_page(self, request):
+        raise web.HTTPFound(f"/{self.token}/")
+
     async def _page(self, request):
         response = web.FileResponse(STATIC / "index.html")
         response.headers["Content-Security-Policy"] = (
@@ -285,27 +288,23 @@ class BoardServer:
 
     # ----------------------------------------------------------------- engine work
     async def _run(self, function, *args):
-        """``function(*args)`` in a worker thread, alone with the engine (an analysis stops)."""
+        """``function(*args)`` in a worker thread, alone with the engine: a running analysis
+        stops first (it holds the engine until then; the next change starts it again)."""
         await self._stop_analysis()
         async with self._lock:
             return await asyncio.to_thread(function, *args)
 
     async def _state(self) -> dict:
-        async with self._lock:
-            view = await asyncio.to_thread(self.controller.view)
+        view = await self._run(self.controller.view)
         return {"type": "state", "analysis_on": self.analysis_on, "paused": self.paused, **view}
 
     async def _handle(self, ws, message: dict) -> None:
         kind = message["type"]
         c = self.controller
         try:
-            if kind == "state":
-                await self._send(ws, await self._state())
-                return
             if kind == "save":
                 await self._send(ws, {"type": "sgf", "text": await self._run(c.save)})
-                return
-            if kind == "analyze":
+            elif kind == "analyze":
                 self.analysis_on = message["on"]
                 if not self.analysis_on:
                     await self._stop_analysis()
@@ -313,8 +312,9 @@ class BoardServer:
             elif kind == "pause":
                 self.paused = message["on"]
             elif kind == "restart":
-                self._analysis_stop.set()
-                c.kill()   # frees a worker waiting on a hung engine
+                await self._stop_analysis()
+                if self._lock.locked():
+                    c.kill()   # frees the worker waiting on a hung engine
                 await self._run(c.restart)
             elif kind == "new_game":
                 self.paused = False
@@ -345,25 +345,23 @@ class BoardServer:
             self._driver = asyncio.create_task(self._drive())
 
     async def _after_move(self) -> None:
-        async with self._lock:
-            await asyncio.to_thread(self.controller.start_clock)
+        await self._run(self.controller.start_clock)
         await self.broadcast(await self._state())
 
     async def _drive(self) -> None:
+        """The engine's moves while it is to move (both sides' when both are engines)."""
         c = self.controller
         try:
             while not self.paused:
-                async with self._lock:
-                    turn = await asyncio.to_thread(c.engine_turn)
-                    if not turn:
-                        break
-                    color = await asyncio.to_thread(lambda: c.fort_turn() or c.to_move())
-                    await self.broadcast({"type": "thinking", "color": color})
-                    self.thinking = True
-                    try:
-                        await asyncio.to_thread(c.engine_move)
-                    finally:
-                        self.thinking = False
+                color = await self._run(c.engine_color)
+                if color is None:
+                    break
+                await self.broadcast({"type": "thinking", "color": color})
+                self.thinking = True
+                try:
+                    await self._run(c.engine_move)
+                finally:
+                    self.thinking = False
                 await self._after_move()
         except ControllerError as err:
             await self.broadcast({"type": "error", "message": str(err)})
