@@ -37,3 +37,12 @@ def test_console_scripts_name_functions_of_installed_packages(name):
     module_name, function = PROJECT["project"]["scripts"][name].split(":")
     assert module_name.split(".")[0] in {"gtp_engine", "sgf"}
     assert callable(getattr(importlib.import_module(module_name), function))
+
+
+def test_the_browser_boards_page_ships_in_the_package():
+    patterns = PROJECT["tool"]["setuptools"]["package-data"]["gtp_engine.web"]
+    static = ROOT / "gtp_engine" / "web" / "static"
+    files = {p.relative_to(static.parent).as_posix() for p in static.iterdir() if p.is_file()}
+    assert {"static/index.html", "static/app.js", "static/board.js", "static/style.css"} <= files
+    shipped = {f for f in files if any(Path(f).match(pattern) for pattern in patterns)}
+    assert shipped == files

@@ -65,7 +65,7 @@ function describeLast(last) {
 
 function showState(s) {
   state = s;
-  $("engine-name").textContent = s.engine || "";
+  $("engine-name").textContent = s.engine ? `engine: ${s.engine}` : "";
   $("dead").hidden = !s.dead;
   $("dead-text").textContent = s.dead ? `The engine has stopped: ${s.dead}. ` : "";
   if (s.dead) {
@@ -78,7 +78,8 @@ function showState(s) {
   const players = s.players;
   let status;
   if (s.result) {
-    status = `Game over: ${s.result.result} (${s.result.text})`;
+    const text = s.result.text;
+    status = `Game over: ${text.startsWith(s.result.result) ? text : `${s.result.result} (${text})`}`;
   } else if (s.fort_turn) {
     status = `${WORD[s.fort_turn]} places a fort${players[s.fort_turn] === "human" ? ": click a plain point" : ""}`;
   } else {
@@ -95,7 +96,7 @@ function showState(s) {
   const bothEngines = players.b === "engine" && players.w === "engine";
   $("pause").hidden = !bothEngines;
   $("pause").textContent = s.paused ? "Continue" : "Pause";
-  $("analyze").disabled = !s.can_analyze;
+  $("analyze").disabled = !s.can_analyze || (!!s.result && !s.analysis_on);
   $("analyze").classList.toggle("on", s.analysis_on);
   $("analyze").textContent = s.analysis_on ? "Stop analysis" : "Analyze";
   if (!s.analysis_on) showAnalysis({ stopped: true });

@@ -4,7 +4,7 @@
 const NS = "http://www.w3.org/2000/svg";
 export const COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
 const CELL = 40;
-const MARGIN = 36;
+const MARGIN = 48;
 
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(NS, name);
@@ -60,8 +60,8 @@ export class Board {
       const at = MARGIN + i * CELL;
       el("line", { x1: MARGIN, y1: at, x2: end, y2: at }, grid);
       el("line", { x1: at, y1: MARGIN, x2: at, y2: end }, grid);
-      for (const [x, y, text] of [[at, MARGIN / 2 - 4, COLUMNS[i]], [at, end + MARGIN / 2 + 4, COLUMNS[i]],
-        [MARGIN / 2 - 4, at, String(size - i)], [end + MARGIN / 2 + 4, at, String(size - i)]]) {
+      for (const [x, y, text] of [[at, MARGIN / 2 - 6, COLUMNS[i]], [at, end + MARGIN / 2 + 6, COLUMNS[i]],
+        [MARGIN / 2 - 6, at, String(size - i)], [end + MARGIN / 2 + 6, at, String(size - i)]]) {
         el("text", { x, y, class: "coord" }, grid).textContent = text;
       }
     }
