@@ -209,3 +209,55 @@ def test_gnu_go_plays_go_on_the_board():
         client.close()
     finally:
         server.stop_in_thread()
+
+
+# ----------------------------------------------------------------- against the engine, clocks, forts
+def test_undo_takes_back_the_engines_reply_too_and_resign_ends(client):
+    client.send(type="new_game", variant="loose", size=5, black="human", white="engine")
+    client.until("state", lambda m: not m["moves"] and m["players"]["w"] == "engine")
+    client.send(type="play", vertex="C3")
+    state = client.until("state", lambda m: len(m["moves"]) == 2)
+    assert state["moves"][1][0] == "w" and state["to_move"] == "b"
+    client.send(type="undo")
+    state = client.until("state", lambda m: not m["moves"])
+    assert state["to_move"] == "b" and all(p == "." for row in state["board"] for p in row)
+    client.send(type="resign")
+    assert client.until("state", lambda m: m["result"])["result"]["result"] == "W+R"
+    client.send(type="play", vertex="C3")
+    assert "over" in client.until("error")["message"]
+
+
+def test_a_side_whose_time_runs_out_loses(client):
+    client.send(type="new_game", variant="go", size=5, black="human", white="human",
+                main_time=0.3, byo_yomi=0)
+    state = client.until("state", lambda m: m["clock"] and m["clock"]["running"] == "b")
+    assert state["clock"]["left"]["b"] <= 0.3
+    state = client.until("state", lambda m: m["result"])
+    assert state["result"]["result"] == "W+T" and "time" in state["result"]["text"]
+
+
+def test_forts_by_hand_each_side_its_own(client):
+    client.send(type="new_game", variant="terrain", size=9, terrain_seed=5, forts="hand",
+                black="human", white="engine")
+    state = client.until("state", lambda m: m["fort_turn"] == "b")
+    assert list(state["marks"]["forts"].values()) == ["w"]   # the engine placed White's first
+    client.send(type="play", vertex="pass")
+    assert "fort" in client.until("error")["message"]
+    taken = set(state["marks"]["mountains"]) | set(state["marks"]["water"])
+    candidates = [f"{c}{r}" for r in range(1, 10) for c in "ABCDEFGHJ"]
+    placed = 0
+    while placed < 2:
+        vertex = candidates.pop()
+        if vertex in taken or vertex in client.state["marks"]["forts"]:
+            continue
+        errors = len(client.errors)
+        client.send(type="play", vertex=vertex)
+        state = client.settled()
+        if len(client.errors) == errors:
+            assert state["marks"]["forts"][vertex] == "b"
+            placed += 1
+            if placed == 1:
+                state = client.until("state", lambda m: m["fort_turn"] == "b")
+    state = client.until("state", lambda m: m["fort_turn"] is None)
+    assert sorted(state["marks"]["forts"].values()) == ["b", "b", "w", "w"]
+    assert state["to_move"] == "b" and state["legal"]
