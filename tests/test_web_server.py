@@ -261,3 +261,13 @@ def test_forts_by_hand_each_side_its_own(client):
     state = client.until("state", lambda m: m["fort_turn"] is None)
     assert sorted(state["marks"]["forts"].values()) == ["b", "b", "w", "w"]
     assert state["to_move"] == "b" and state["legal"]
+
+
+def test_a_refused_new_game_keeps_the_old_one(client):
+    before = play(client, "C3", "B2")
+    client.send(type="new_game", variant="loose", size=7, komi=3)
+    assert "even integer" in client.until("error")["message"]
+    after = client.settled()
+    assert after["moves"] == before["moves"] and after["board"] == before["board"]
+    assert after["size"] == 5 and after["variant"] == "loose"
+    play(client, "D4")

@@ -17,13 +17,13 @@ Not thread-safe: the server calls it from one worker thread at a time (``server.
 holds a lock around every call).
 """
 
-import math
 import os
 import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Dict, List, Optional, Tuple
 
+from ..coords import COLUMNS, format_vertex
 from ..match.gtp_client import (DEFAULT_COMMAND_TIMEOUT, EngineDied, EngineTimeout, GtpCommandError,
                                 GtpEngine, GtpFailure, MalformedResponse)
 
@@ -679,11 +679,7 @@ class GameController:
             os.unlink(path)
 
 
-COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-
-
 def _format(point) -> str:
-    from ..coords import format_vertex
     return format_vertex(point)
 
 
@@ -691,7 +687,3 @@ def vertex_index(vertex: str, size: int) -> Tuple[int, int]:
     """(row from the top, column) of a vertex such as ``D4``."""
     col = COLUMNS.index(vertex[0].upper())
     return size - int(vertex[1:]), col
-
-
-def finite(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)

@@ -16,7 +16,6 @@ next action stops it. The engine process ends with the server.
 
 import asyncio
 import json
-import logging
 import math
 import re
 import secrets
@@ -28,8 +27,6 @@ from aiohttp import WSMsgType, web
 
 from .controller import (ENGINE, HUMAN, VARIANTS, ControllerError, EngineGone, GameController,
                          NewGame)
-
-log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_MESSAGE = 2 * 1024 * 1024     #: bytes of one websocket message (an SGF file fits)
