@@ -271,3 +271,37 @@ def test_a_refused_new_game_keeps_the_old_one(client):
     assert after["moves"] == before["moves"] and after["board"] == before["board"]
     assert after["size"] == 5 and after["variant"] == "loose"
     play(client, "D4")
+
+
+def restarted(server, client):
+    """Kill the engine, restart it from the page; the state after the replay."""
+    os.kill(server.controller.engine.pid, 9)
+    client.send(type="state")
+    client.until("state", lambda m: m["dead"])
+    client.send(type="restart")
+    return client.until("state", lambda m: not m["dead"])
+
+
+def test_a_terrain_game_and_an_opened_game_survive_a_restart(server, client):
+    client.send(type="new_game", variant="terrain", size=9, terrain_seed=7, forts="search",
+                black="human", white="human")
+    client.until("state", lambda m: m["variant"] == "terrain" and m["fort_turn"] is None and m["legal"])
+    before = play(client, client.state["legal"][0], client.state["legal"][1])
+    after = restarted(server, client)
+    for key in ("board", "marks", "moves", "komi", "last"):
+        assert after[key] == before[key], key
+
+    client.send(type="save")
+    sgf = client.until("sgf")["text"]
+    client.send(type="new_game", variant="go", size=5, black="human", white="human")
+    client.until("state", lambda m: m["size"] == 5)
+    client.send(type="open", sgf=sgf)
+    opened = client.until("state", lambda m: m["variant"] == "terrain")
+    assert opened["board"] == before["board"] and opened["marks"] == before["marks"]
+    opened = play(client, opened["legal"][0])
+    client.send(type="undo")
+    client.send(type="undo")          # back into the file's moves
+    opened = client.until("state", lambda m: len(m["moves"]) == 1)
+    after = restarted(server, client)
+    for key in ("board", "marks", "moves", "komi", "last"):
+        assert after[key] == opened[key], key

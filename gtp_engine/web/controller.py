@@ -454,10 +454,17 @@ class GameController:
         return info
 
     def view(self) -> dict:
-        """Everything the page draws, as the engine sees it."""
-        if self.dead is not None:
-            return {"dead": self.dead, "size": self.size, "moves": self.moves,
-                    "players": self.players, "engine": self.name}
+        """Everything the page draws, as the engine sees it (after a death: that, and the game
+        the server keeps)."""
+        if self.dead is None:
+            try:
+                return self._live_view()
+            except EngineGone:
+                pass
+        return {"dead": self.dead, "size": self.size, "moves": self.moves,
+                "players": self.players, "engine": self.name}
+
+    def _live_view(self) -> dict:
         fort = self.fort_turn()
         result = self.result() if fort is None else None
         legal = None if fort is not None or result else self.legal_moves()
@@ -553,8 +560,11 @@ class GameController:
     def start_clock(self) -> None:
         """Run the clock of the side to move (when there is a clock and the game goes on)."""
         if self.clock and self.dead is None and not self.resigned and not self.timed_out:
-            playing = self.fort_turn() is None and not self.over()
-            self.clock.start(self.to_move() if playing else None)
+            try:
+                playing = self.fort_turn() is None and not self.over()
+                self.clock.start(self.to_move() if playing else None)
+            except EngineGone:
+                self.clock.running = None
 
     def stop_clock(self) -> None:
         if self.clock and self.clock.running:

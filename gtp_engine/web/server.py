@@ -332,7 +332,7 @@ class BoardServer:
             if isinstance(err, EngineGone):
                 await self.broadcast(await self._state())
             return
-        await self._changed()
+        await self._changed()   # never raises: a death shows in the state
 
     async def _changed(self) -> None:
         """After an action: the new state to every page, then the engine's moves if it is to
