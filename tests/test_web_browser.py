@@ -216,3 +216,19 @@ def test_sgf_saved_and_opened_again(page):
     wait_for(page, lambda d: body(d, "moves") == "4", "the opened game")
     assert stones(page) == before
     assert "Loose 5×5" in page.find_element(By.ID, "status").text
+
+
+def test_a_dead_engine_shows_and_restarts_with_the_game(page, server):
+    new_game(page, "loose", 5)
+    for vertex in ("C3", "B2"):
+        click(page, vertex)
+    before = stones(page)
+    os.kill(server.controller.engine.pid, 9)
+    page.find_element(By.CSS_SELECTOR, 'rect.point[data-vertex="D4"]').click()
+    wait_for(page, lambda d: d.find_element(By.ID, "dead").is_displayed(), "the dead engine's notice")
+    assert "stopped" in page.find_element(By.ID, "dead-text").text
+    page.find_element(By.ID, "restart").click()
+    wait_for(page, lambda d: not d.find_element(By.ID, "dead").is_displayed() and body(d, "dead") == "false",
+             "the restarted engine")
+    assert stones(page) == before and body(page, "moves") == "2"
+    click(page, "D4")
