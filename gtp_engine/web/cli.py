@@ -58,11 +58,15 @@ async def _serve(server, open_browser: bool) -> None:
     done = asyncio.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, done.set)
+    from .controller import ControllerError
     try:
         url = await server.start()
     except OSError as err:
         await server.stop()
         raise SystemExit(f"vargo-web: cannot listen on {server.host}:{server.port}: {err.strerror or err}")
+    except ControllerError as err:
+        await server.stop()
+        raise SystemExit(f"vargo-web: {err}")
     print(f"vargo-web: the board of {server.controller.name or 'the engine'} is at\n    {url}\n"
           "(Ctrl-C ends it and the engine)", flush=True)
     if open_browser:

@@ -175,7 +175,7 @@ class BoardServer:
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
-        self.port = site._server.sockets[0].getsockname()[1]
+        self.port = self._runner.addresses[0][1]
         shown = f"[{self.host}]" if ":" in self.host else self.host
         self.url = f"http://{shown}:{self.port}/{self.token}/"
         self._ticker = asyncio.create_task(self._tick())
