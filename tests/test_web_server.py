@@ -5,6 +5,7 @@ ending with the server, and another GTP engine (GNU Go) driven the same way."""
 import json
 import os
 import shutil
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -307,3 +308,21 @@ def test_a_terrain_game_and_an_opened_game_survive_a_restart(server, client):
     after = restarted(server, client)
     for key in ("board", "marks", "moves", "komi", "last"):
         assert after[key] == opened[key], key
+
+
+# ----------------------------------------------------------------- stopping the engine
+def test_pause_while_the_engine_thinks_makes_it_answer_its_move_now():
+    # ten minutes a move: only GoGui's interrupt, which the server sends on Pause, ends it
+    server = start_server(command=[sys.executable, "-m", "gtp_engine", "--time", "600",
+                                   "--threads", "1", "--quiet"])
+    try:
+        client = Client(server)
+        client.send(type="new_game", variant="go", size=9, black="engine", white="human")
+        client.until("thinking", lambda m: m["color"] is not None)
+        time.sleep(1.0)   # the search is under way
+        client.send(type="pause", on=True)
+        state = client.until("state", lambda m: len(m["moves"]) == 1)
+        assert state["paused"] and not client.errors
+        client.close()
+    finally:
+        server.stop_in_thread()

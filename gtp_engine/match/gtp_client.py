@@ -185,6 +185,15 @@ class GtpEngine:
             name = command.split()[0] if command.strip() else "an empty line"
             raise EngineDied(f"{self.label} has exited (writing {name!r}: {err})") from err
 
+    def interrupt(self) -> None:
+        """Write GoGui's interrupt, the comment line ``# interrupt``, from any thread while a
+        command runs: an engine that lists ``gogui-interrupt`` ends that command's search and
+        answers at once; to any other engine it is a comment."""
+        try:
+            self._write("# interrupt")
+        except EngineDied:
+            pass
+
     # ----------------------------------------------------------------- streams
     def open_stream(self, command: str, timeout: Optional[float] = DEFAULT_COMMAND_TIMEOUT) -> None:
         """Send a command whose answer streams (``kata-analyze B 50``) and read its ``=`` line;

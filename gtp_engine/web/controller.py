@@ -212,7 +212,7 @@ class GameController:
                 "gogui-rules_side_to_move", "gogui-rules_final_result", "last_move_info", "forts",
                 "terrain_show", "terrain_generate", "terrain_load", "fort", "genfort", "get_komi",
                 "final_score", "kata-analyze", "printsgf", "loadsgf", "undo", "list_stones",
-                "all_legal", "time_settings", "time_left")}
+                "all_legal", "time_settings", "time_left", "gogui-interrupt")}
         except GtpFailure as err:
             self._died(err)
         self.dead = None
@@ -233,6 +233,12 @@ class GameController:
         worker holding the controller gets free."""
         if self.engine is not None:
             self.engine.kill()
+
+    def interrupt(self) -> None:
+        """From any thread: end the engine's running search now (it answers its best move so
+        far), when it supports GoGui's interrupt; otherwise its move comes in its own time."""
+        if self.engine is not None and self.known.get("gogui-interrupt"):
+            self.engine.interrupt()
 
     def send(self, command: str, timeout: Optional[float] = DEFAULT_COMMAND_TIMEOUT) -> str:
         """One command; ``ControllerError`` with the engine's reason when it refuses."""

@@ -308,6 +308,8 @@ class BoardServer:
                     await self.broadcast({"type": "analysis", "stopped": True})
             elif kind == "pause":
                 self.paused = message["on"]
+                if self.paused and self.thinking:
+                    c.interrupt()   # the engine answers its move now (if it can be interrupted)
             elif kind == "restart":
                 await self._stop_analysis()
                 if self._lock.locked():
