@@ -7,6 +7,7 @@ The searches here would take ten minutes if nothing stopped them; the generous d
 
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -53,18 +54,21 @@ def test_gogui_interrupt_is_listed_and_ends_a_long_genmove_with_a_move_it_plays(
 def test_quit_ends_the_process_while_it_searches_ponders_or_analyses(start, pause):
     args = ["--size", "9", "--threads", "1", "--quiet"]
     args += ["--time", "0.2", "--ponder"] if "play" in start else ["--time", "600"]
-    process = subprocess.Popen([sys.executable, "-m", "gtp_engine", *args],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE)
-    try:
-        process.stdin.write(start.encode() + b"\n")
-        process.stdin.flush()
-        time.sleep(pause)
-        process.stdin.write(b"quit\n")
-        process.stdin.flush()
-        out, err = process.communicate(timeout=HANG_GUARD)
-    finally:
-        process.kill()
+    # stderr in a file: a compile child the engine started may hold a pipe open after it left
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen([sys.executable, "-m", "gtp_engine", *args],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log)
+        try:
+            process.stdin.write(start.encode() + b"\n")
+            process.stdin.flush()
+            time.sleep(pause)
+            process.stdin.write(b"quit\n")
+            process.stdin.flush()
+            out, _ = process.communicate(timeout=HANG_GUARD)
+        finally:
+            process.kill()
+        log.seek(0)
+        err = log.read()
     assert process.returncode == 0, err.decode()[-2000:]
     assert out.decode().endswith("=\n\n")          # quit was answered, last
     assert b"Fatal Python error" not in err

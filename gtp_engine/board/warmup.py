@@ -86,11 +86,19 @@ def report_compiles(label: str, out=None):
     depth = [0]
     count = [0]
 
+    def say(line: str) -> None:
+        # after the engine has gone, nobody may read its stderr: the compile goes on silently
+        try:
+            out.write(line)
+            out.flush()
+        except (OSError, ValueError):
+            pass
+
     class Listener(event.Listener):
         def on_start(self, ev):
             if depth[0] == 0 and count[0] == 0:   # not when another process compiled it all
-                out.write(f"vargo: compiling the {label} kernels for this machine, once "
-                          "(about a minute of CPU; later starts load them in a second)\n")
+                say(f"vargo: compiling the {label} kernels for this machine, once "
+                    "(about a minute of CPU; later starts load them in a second)\n")
             depth[0] += 1
 
         def on_end(self, ev):
@@ -99,12 +107,11 @@ def report_compiles(label: str, out=None):
             name = getattr(name, "__name__", "?")
             if depth[0] == 0:
                 count[0] += 1
-                out.write(f"vargo: compiling the {label} kernels: {name} ready "
-                          f"({count[0]} done, {time.perf_counter() - start:.0f} s)\n")
+                say(f"vargo: compiling the {label} kernels: {name} ready "
+                    f"({count[0]} done, {time.perf_counter() - start:.0f} s)\n")
             elif depth[0] == 1:   # what the entry point calls: the big ones take a minute
-                out.write(f"vargo: compiling the {label} kernels:   ... {name} "
-                          f"({time.perf_counter() - start:.0f} s)\n")
-            out.flush()
+                say(f"vargo: compiling the {label} kernels:   ... {name} "
+                    f"({time.perf_counter() - start:.0f} s)\n")
 
     listener = Listener()
     event.register("numba:compile", listener)
