@@ -295,7 +295,7 @@ class MatchStore:
 
 def game_record(config: MatchConfig, spec: GameSpec, outcome: GameOutcome, sgf_name: Optional[str],
                 started: float) -> dict:
-    """The stored record of one game (see results.json in the README)."""
+    """The stored record of one game (see results.json in docs/MATCHES.md)."""
     return {
         "index": spec.index,
         "black": spec.black,

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Dict, List, Optional, Tuple
 
 from ..coords import COLUMNS, format_vertex
+from ..files import write_atomically
 from ..match.gtp_client import (DEFAULT_COMMAND_TIMEOUT, EngineDied, EngineTimeout, GtpCommandError,
                                 GtpEngine, GtpFailure, MalformedResponse)
 
@@ -686,13 +687,10 @@ class GameController:
             self.players = {"b": HUMAN, "w": HUMAN}   # an opened game waits for a person
 
     def _load_file(self, data: bytes, move_number: Optional[int]) -> None:
-        handle, path = tempfile.mkstemp(prefix="vargo-web-", suffix=".sgf")
-        try:
-            with os.fdopen(handle, "wb") as f:
-                f.write(data)
+        with tempfile.TemporaryDirectory(prefix="vargo-web-") as folder:
+            path = os.path.join(folder, "upload.sgf")
+            write_atomically(path, data)
             self.send(f"loadsgf {path}" + (f" {move_number}" if move_number else ""))
-        finally:
-            os.unlink(path)
 
 
 def _format(point) -> str:
