@@ -108,7 +108,8 @@ def make_venv(folder: Path) -> str:
 
 
 def cold(args) -> None:
-    with tempfile.TemporaryDirectory(prefix="vargo-cold-") as folder:
+    # the compile child may still be writing the board's cache when we leave
+    with tempfile.TemporaryDirectory(prefix="vargo-cold-", ignore_cleanup_errors=True) as folder:
         python = make_venv(Path(folder) / "venv") if args.venv else sys.executable
         cache = Path(folder) / "numba-cache"
         cache.mkdir()
