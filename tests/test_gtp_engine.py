@@ -65,6 +65,16 @@ def test_analyze_commands_name_known_commands():
         assert gtp(engine, f"known_command {command.split()[0]}") == "true"
 
 
+def test_get_komi_answers_the_komi_in_force():
+    engine = make_engine("loose", 9)
+    assert gtp(engine, "get_komi") == "4"   # the calibrated default (RULES C7)
+    gtp_lines(engine, "komi 2\nboardsize 7\nclear_board")
+    assert gtp(engine, "get_komi") == "2"
+    gtp(engine, "variant disto")
+    assert float(gtp(engine, "get_komi")) == engine.game.komi
+    assert "get_komi" in refused(engine, "get_komi 3")
+
+
 def test_list_variants():
     assert gtp(make_engine(), "list_variants").split("\n") == ["go", "loose", "goncrete", "disto", "terrain"]
 

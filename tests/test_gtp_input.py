@@ -63,7 +63,7 @@ VALID = {
     "gogui-rules_board_gfx": [],
     "gogui-rules_board_size": [], "gogui-rules_captured_count": [],
     "gogui-rules_final_result": [], "gogui-rules_game_id": [], "gogui-rules_legal_moves": [],
-    "gogui-rules_side_to_move": [], "kgs-genmove_cleanup": ["b"],
+    "gogui-rules_side_to_move": [], "get_komi": [], "kgs-genmove_cleanup": ["b"],
     "kgs-time_settings": ["none"], "known_command": ["play"], "komi": ["6.5"],
     "last_move_info": [], "list_commands": [], "list_variants": [], "loadsgf": "FILE",
     "name": [], "place_free_handicap": ["2"], "play": ["b", "D4"], "printsgf": ["-", "view"],

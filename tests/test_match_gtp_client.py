@@ -114,3 +114,48 @@ def test_commands_split_with_shell_quoting(command, argv):
 def test_an_empty_command_is_refused():
     with pytest.raises(ValueError, match="empty engine command"):
         split_command("  ")
+
+
+# ----------------------------------------------------------------- analysis streams
+def test_a_stream_hands_out_its_lines_until_its_empty_line(engines):
+    engine = engines(r"=\ninfo move A1 visits 1 pv A1\ninfo move B2 visits 2 pv B2\n\n", r"= vargo\n\n")
+    engine.open_stream("kata-analyze b 10")
+    assert engine.streaming
+    assert engine.stream_line(5) == "info move A1 visits 1 pv A1"
+    assert engine.stream_line(5) == "info move B2 visits 2 pv B2"
+    assert engine.stream_line(5) == "" and not engine.streaming
+    assert engine.send("name") == "vargo"
+
+
+def test_a_refused_stream_raises_and_opens_nothing(engines):
+    engine = engines(r"? analysis option 'avoid' is not supported\n\n", r"= 2\n\n")
+    with pytest.raises(GtpCommandError, match="not supported"):
+        engine.open_stream("kata-analyze b 10 avoid x")
+    assert not engine.streaming
+    assert engine.send("protocol_version") == "2"
+
+
+def test_a_stream_that_goes_quiet_gives_none_then_dies(engines):
+    engine = engines(r"=\ninfo move A1 visits 1 pv A1\n")
+    engine.open_stream("kata-analyze b 10")
+    assert engine.stream_line(5).startswith("info")
+    assert engine.stream_line(0.05) is None
+    engine.process.kill()
+    with pytest.raises(EngineDied, match="while streaming 'kata-analyze'"):
+        while engine.stream_line(5) is not None:
+            pass
+
+
+def test_our_engine_streams_analysis_and_the_next_command_stops_it():
+    engine = GtpEngine([sys.executable, "-m", "gtp_engine", "--size", "5", "--playouts", "50"], "vargo")
+    try:
+        engine.open_stream("kata-analyze b 5 ownership true")
+        line = None
+        while not line:
+            line = engine.stream_line(120)
+        assert line.startswith("info move ") and " ownership " in line
+        assert engine.send("play b C3") == ""   # ends the stream first, then is answered
+        assert not engine.streaming
+        assert engine.send("gogui-rules_side_to_move") == "white"
+    finally:
+        engine.kill()

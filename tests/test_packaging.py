@@ -32,7 +32,7 @@ def test_every_package_directory_of_the_product_is_installed():
     assert on_disk == installed_packages()
 
 
-@pytest.mark.parametrize("name", ["vargo", "vargo-match", "vargo-sgf"])
+@pytest.mark.parametrize("name", ["vargo", "vargo-match", "vargo-sgf", "vargo-web"])
 def test_console_scripts_name_functions_of_installed_packages(name):
     module_name, function = PROJECT["project"]["scripts"][name].split(":")
     assert module_name.split(".")[0] in {"gtp_engine", "sgf"}
@@ -87,3 +87,12 @@ def test_help_points_to_the_installed_rule_book():
     assert RULES_BOOK.endswith(str(Path("gtp_engine") / "RULES.md"))
     assert RULES_BOOK in "".join(shown.split())          # argparse wraps the path's line
     assert Path(RULES_BOOK).read_bytes() == (ROOT / "docs" / "RULES.md").read_bytes()
+
+
+def test_the_browser_boards_page_ships_in_the_package():
+    patterns = PROJECT["tool"]["setuptools"]["package-data"]["gtp_engine.web"]
+    static = ROOT / "gtp_engine" / "web" / "static"
+    files = {p.relative_to(static.parent).as_posix() for p in static.iterdir() if p.is_file()}
+    assert {"static/index.html", "static/app.js", "static/board.js", "static/style.css"} <= files
+    shipped = {f for f in files if any(Path(f).match(pattern) for pattern in patterns)}
+    assert shipped == files

@@ -75,16 +75,26 @@ def _fill_cache_in_subprocess():
 
 def fill_cache_in_subprocess(module: str, *options: str):
     """Compile in a child process (``python -m module``), so the compile never holds this
-    process's GIL. The child reports its progress on our stderr. It gets a pipe as stdin that
-    only we hold: if we die while it waits for another compile, it sees end of file and
-    leaves (engines started and stopped by a test run leave no orphans). The search's
-    warm-up uses it too. Returns whether the child succeeded."""
+    process's GIL, and wait for it. The child reports its progress on our stderr. Returns
+    whether it succeeded (see ``start_compile_child``)."""
+    return wait_for_child(start_compile_child(module, *options), module)
+
+
+def start_compile_child(module: str, *options: str) -> subprocess.Popen:
+    """Start ``python -m module --progress --exit-with-parent OPTIONS``. The child gets a pipe
+    as stdin that only we hold: if we die while it waits for another compile, it sees end of
+    file and leaves (engines started and stopped by a test run leave no orphans). The search's
+    warm-up uses it too."""
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
-    child = subprocess.Popen([sys.executable, "-m", module, "--progress", "--exit-with-parent",
-                              *options], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                             env=env)
+    return subprocess.Popen([sys.executable, "-m", module, "--progress", "--exit-with-parent",
+                             *options], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            env=env)
+
+
+def wait_for_child(child: subprocess.Popen, module: str) -> bool:
+    """Wait for a ``start_compile_child`` child; whether it succeeded (else a warning)."""
     child.wait()
     child.stdin.close()
     if child.returncode != 0:

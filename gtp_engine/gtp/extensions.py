@@ -28,6 +28,14 @@ def variant(engine, args):
     return ""
 
 
+@TABLE.query("get_komi")
+def get_komi(engine, args):
+    """The komi in force (KataGo's name for it): what a controller shows as the default after
+    ``variant``, ``boardsize`` or ``loadsgf`` set it."""
+    expect(args, 0, usage="get_komi")
+    return f"{engine.game.komi:g}"
+
+
 @TABLE.query("list_variants")
 def list_variants(engine, args):
     expect(args, 0, usage="list_variants")

@@ -16,6 +16,11 @@ The engine runs in its own session, so a Ctrl-C meant for the controller does no
 and ``kill`` ends the engine and anything it started. A reader thread moves the engine's
 output into a queue, which is what makes deadlines possible on a pipe. ``transcript`` (any
 text stream) receives every command and response, prefixed by the engine's label.
+
+Analysis streams (``kata-analyze``, ``lz-analyze``): ``open_stream`` sends the command and reads
+its ``=``; ``stream_line`` hands out the lines that follow as they come; ``close_stream`` (and
+any ``send`` while a stream is open) writes an empty line, which ends the stream as every input
+line does, and reads up to the empty line that ends its response.
 """
 
 import os
@@ -91,6 +96,8 @@ class GtpEngine:
         self.transcript = transcript
         self._known: Optional[dict] = None
         self._listed = False
+        self._streaming: Optional[str] = None
+        self._stream_head: Optional[str] = None
         self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
         try:
             self.process = subprocess.Popen(
@@ -161,17 +168,92 @@ class GtpEngine:
         answers, and ``EngineDied``, ``EngineTimeout`` or ``MalformedResponse`` as described
         in the module docstring (the last two kill the engine).
         """
-        self._log(">>", command)
-        try:
-            self.process.stdin.write(command.encode("utf-8") + b"\n")
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError) as err:
-            raise EngineDied(f"{self.label} has exited (writing {command.split()[0]!r}: {err})") from err
+        self.close_stream(timeout)
+        self._write(command)
         deadline = None if timeout is None else time.monotonic() + timeout
         ok, text = self._read_response(command, deadline)
         if not ok:
             raise GtpCommandError(command, text)
         return text
+
+    def _write(self, command: str) -> None:
+        self._log(">>", command)
+        try:
+            self.process.stdin.write(command.encode("utf-8") + b"\n")
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError) as err:
+            name = command.split()[0] if command.strip() else "an empty line"
+            raise EngineDied(f"{self.label} has exited (writing {name!r}: {err})") from err
+
+    # ----------------------------------------------------------------- streams
+    def open_stream(self, command: str, timeout: Optional[float] = DEFAULT_COMMAND_TIMEOUT) -> None:
+        """Send a command whose answer streams (``kata-analyze B 50``) and read its ``=`` line;
+        raises as ``send`` does (``GtpCommandError`` when the engine refuses it)."""
+        self.close_stream(timeout)
+        self._write(command)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        line = self._next_line(command, deadline)
+        while not line.strip():
+            line = self._next_line(command, deadline)
+        if line[0] not in "=?":
+            self._log("<<", line)
+            self.kill()
+            raise MalformedResponse(f"{self.label} answered {command.split()[0]!r} with {line[:80]!r}, "
+                                    f"not a gtp response")
+        if line[0] == "?":
+            body = [line[1:].lstrip("0123456789").strip()]
+            line = self._next_line(command, deadline)
+            while line.strip():
+                body.append(line)
+                line = self._next_line(command, deadline)
+            text = "\n".join(body).strip()
+            self._log("<<", "? " + text)
+            raise GtpCommandError(command, text)
+        self._log("<<", line)
+        self._streaming = command
+        first = line[1:].lstrip("0123456789").strip()
+        self._stream_head = first or None  # an engine may write its first line on the = line
+
+    @property
+    def streaming(self) -> bool:
+        return self._streaming is not None
+
+    def stream_line(self, timeout: float) -> Optional[str]:
+        """The next line of the open stream; None when none came within ``timeout`` seconds;
+        ``""`` once the stream has ended (then no stream is open). Raises ``EngineDied``."""
+        if self._streaming is None:
+            return ""
+        if self._stream_head is not None:
+            line, self._stream_head = self._stream_head, None
+            return line
+        try:
+            line = self._lines.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if line is None:
+            self._lines.put(None)
+            command, self._streaming = self._streaming, None
+            self.process.wait()
+            raise EngineDied(f"{self.label} exited (code {self.process.returncode}) "
+                             f"while streaming {command.split()[0]!r}")
+        line = line.rstrip("\r\n").replace("\r", "")
+        if not line.strip():
+            self._streaming = None
+            return ""
+        return line
+
+    def close_stream(self, timeout: Optional[float] = DEFAULT_COMMAND_TIMEOUT) -> None:
+        """End the open stream, if any: an empty line stops it; its last lines are dropped."""
+        if self._streaming is None:
+            return
+        command = self._streaming
+        self._write("")
+        deadline = None if timeout is None else time.monotonic() + timeout
+        try:
+            while self._next_line(command, deadline).strip():
+                pass
+        finally:
+            self._streaming = None
 
     def _next_line(self, command: str, deadline: Optional[float]) -> str:
         wait = None if deadline is None else max(0.0, deadline - time.monotonic())

@@ -8,11 +8,12 @@ a cached function calls into, so the search's compile is stamped with the conten
 sources, and a stale cache of the search kernels is dropped before a new compile.
 
 - ``start_warmup()``: the engine calls it at start. On a machine that never compiled these
-  sources, two children compile side by side (each on a core): the search kernels with the
-  board kernels they call, and the board's other entry points (``board.start_warmup``). Then
-  the compiled search kernels are loaded here and switched in (``ready`` is set), before the
-  first ``genmove`` in the usual case: loading takes a second or two, not the minute of a
-  search. ``wait_compiled`` lets a search wait for them as long as its budget allows.
+  sources, a child compiles the search kernels (with the board kernels they call) and then the
+  board's other entry points; as soon as the search's part is in the cache, the compiled
+  search kernels are loaded here and switched in (``ready`` is set), and the board's follow
+  when the child is done. On a warm cache they are loaded at once: a second or two, before the
+  first ``genmove`` in the usual case. ``wait_compiled`` lets a search wait for them as long
+  as its budget allows.
 - ``compile_now()``: board and search, in the calling thread (scripts, tests, benchmarks).
 - ``load_search()``: the search kernels only (the compiled board kernels they call are inside
   their compiled code), in the calling thread.
@@ -25,6 +26,7 @@ import logging
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 
 from ..board import _backend as board_backend
@@ -49,6 +51,7 @@ active = mirror          #: the search kernels in use; the player reads it at ev
 ready = threading.Event()  #: set once the compiled search kernels are in use
 _lock = threading.Lock()
 _thread = None
+CHILD_POLL = 0.2       #: seconds between looks at a compiling child's progress
 
 
 def stamp() -> Path:
@@ -118,15 +121,23 @@ def compile_now():
 
 def _warm_in_background():
     try:
-        if cache_is_warm():    # loading: the search's kernels first, the first genmove waits
-            load_search()
-            board = board_backend.start_warmup()
-        else:                  # compiling: the board's own child beside ours, on the other core
-            board = board_backend.start_warmup()
-            board_backend.fill_cache_in_subprocess("gtp_engine.search.warmup", "--search-only")
+        if not cache_is_warm():
+            # One child compiles the search kernels first (with the board kernels they call),
+            # then the board's other entry points, reusing what it compiled: the first genmove
+            # needs the search only, and a second child compiling the board beside it would
+            # compile the same board kernels again, which costs a loaded machine dearly.
+            module = "gtp_engine.search.warmup"
+            child = board_backend.start_compile_child(module, "--search-first")
+            while child.poll() is None and not cache_is_warm():
+                time.sleep(CHILD_POLL)
+            if child.poll() is not None:
+                board_backend.wait_for_child(child, module)
+            load_search()   # from the cache the child filled (or compiled here if it failed)
+            board_backend.wait_for_child(child, module)
+        else:
             load_search()
         _log.info("compiled search kernels in use")
-        board.join()
+        board_backend.start_warmup().join()
     except Exception:  # the mirror keeps working; say why the fast path is missing
         _log.exception("could not compile the search kernels; staying with pure Python")
 

@@ -66,6 +66,9 @@ RANGES = {
     "heavy": (0, 1, True),                   # 0: uniform random playouts, 1: the heavy policy
     "read_ladders": (0, 1, True),            # 0: no ladder reading (the rules may say 0 already)
     "max_moves": (1, 100_000, True),         # a playout's move cap; 0 would end every playout at once
+    "try_below": (0, 1, False),              # a value: 0 never chooses again without AMAF
+    "score_weight": (0, 1, False),           # 0: wins alone, 1: the margin alone
+    "score_points": (1, 1e6, False),         # points (the margin is divided by it)
 }
 
 

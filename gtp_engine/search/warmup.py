@@ -1,9 +1,9 @@
 """``python -m gtp_engine.search.warmup``: compile the board and search kernels into numba's
 cache, so that engines start with the fast search at once. Run it at install or in CI; the
 engine also runs it in the background at start (``search.start_warmup``), with
-``--search-only --progress``: the search kernels and the board kernels they call, reported on
-stderr as they come, while a board warm-up beside it compiles the board's other entry points
-on the other core."""
+``--search-first --progress``: the search kernels and the board kernels they call first (the
+engine loads them as soon as they are in the cache), then the board's other entry points,
+reported on stderr as they come."""
 
 import argparse
 import contextlib
@@ -21,8 +21,9 @@ def main(argv=None) -> int:
     parser.add_argument("--quiet", action="store_true", help="print nothing")
     parser.add_argument("--progress", action="store_true",
                         help="report each compiled kernel on stderr")
-    parser.add_argument("--search-only", action="store_true",
-                        help="compile the search kernels (and the board kernels they call) only")
+    parser.add_argument("--search-first", action="store_true",
+                        help="compile the search kernels (and the board kernels they call) "
+                        "first, then the board's other entry points")
     parser.add_argument("--exit-with-parent", action="store_true",
                         help="give up while waiting for another compile when stdin closes")
     args = parser.parse_args(argv)
@@ -32,14 +33,18 @@ def main(argv=None) -> int:
         board_warmup.leave_when_parent_leaves(compiling)
     compiling.set()
     from . import _backend
-    with board_warmup.report_compiles("search") if args.progress else contextlib.nullcontext():
-        if args.search_only:
+    with board_warmup.report_compiles("board and search") if args.progress else contextlib.nullcontext():
+        if args.search_first:
             _backend.load_search()
+            if not args.quiet:
+                print(f"vargo: search kernels ready in {time.perf_counter() - start:.1f} s",
+                      file=sys.stderr)
+            from ..board import _backend as board_backend
+            board_backend.compile_now()
         else:
             _backend.compile_now()
     if not args.quiet:
-        what = "search" if args.search_only else "board and search"
-        print(f"vargo: {what} kernels ready in {time.perf_counter() - start:.1f} s",
+        print(f"vargo: board and search kernels ready in {time.perf_counter() - start:.1f} s",
               file=sys.stderr)
     if args.exit_with_parent:
         # the thread watching stdin would block the interpreter's shutdown on stdin's lock

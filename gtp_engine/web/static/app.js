@@ -1,0 +1,222 @@
+// The page: one websocket to the server (the token is in this page's path), the board, the
+// controls. Everything shown comes from the server, which reads it from the engine.
+
+import { Board, drawGraph } from "./board.js";
+
+const $ = (id) => document.getElementById(id);
+const WORD = { b: "Black", w: "White" };
+const NAMES = { go: "Go", loose: "Loose", goncrete: "Goncrete", disto: "Disto", terrain: "Terrain Go" };
+
+let state = null;
+let analysis = null;
+let clockBase = null;   // {left, running, at} when the last state came
+let socket = null;
+
+const board = new Board($("board"), (vertex) => send({ type: "play", vertex }));
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function connect() {
+  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${location.pathname.replace(/\/?$/, "/")}ws`;
+  socket = new WebSocket(url);
+  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  socket.addEventListener("close", () => {
+    $("status").textContent = "disconnected from the server (is vargo-web still running?)";
+    document.body.dataset.connected = "false";
+    setTimeout(connect, 2000);
+  });
+  socket.addEventListener("open", () => { document.body.dataset.connected = "true"; });
+}
+
+function showMessage(text) {
+  const box = $("message");
+  box.textContent = text;
+  box.hidden = !text;
+}
+
+function receive(message) {
+  switch (message.type) {
+    case "state": showState(message); break;
+    case "error": showMessage(message.message); break;
+    case "thinking": showThinking(message.color); break;
+    case "analysis": showAnalysis(message); break;
+    case "sgf": download(message.text); break;
+  }
+}
+
+function showThinking(color) {
+  const box = $("thinking");
+  box.hidden = !color;
+  box.textContent = color ? `${WORD[color]} (engine) is thinking…` : "";
+  document.body.dataset.thinking = color || "";
+}
+
+function describeLast(last) {
+  if (!last) return "";
+  let text = `Last move: ${WORD[last.color]} ${last.vertex}`;
+  const parts = [];
+  for (const kind of ["captured", "flipped", "removed", "meals"]) {
+    if (last[kind] && last[kind].length) parts.push(`${kind === "meals" ? "made a meal of" : kind} ${last[kind].join(" ")}`);
+  }
+  return parts.length ? `${text}: ${parts.join("; ")}` : text;
+}
+
+function showState(s) {
+  state = s;
+  $("engine-name").textContent = s.engine ? `engine: ${s.engine}` : "";
+  $("dead").hidden = !s.dead;
+  $("dead-text").textContent = s.dead ? `The engine has stopped: ${s.dead}. ` : "";
+  if (s.dead) {
+    $("status").textContent = "engine stopped";
+    document.body.dataset.dead = "true";
+    return;
+  }
+  document.body.dataset.dead = "false";
+  board.draw(s);
+  const players = s.players;
+  let status;
+  if (s.result) {
+    const text = s.result.text;
+    status = `Game over: ${text.startsWith(s.result.result) ? text : `${s.result.result} (${text})`}`;
+  } else if (s.fort_turn) {
+    status = `${WORD[s.fort_turn]} places a fort${players[s.fort_turn] === "human" ? ": click a plain point" : ""}`;
+  } else {
+    status = `${WORD[s.to_move]} to move${players[s.to_move] === "engine" ? " (engine)" : ""}`;
+  }
+  $("status").textContent = `${NAMES[s.variant] || s.variant} ${s.size}×${s.size}, komi ${s.komi}. ${status}`;
+  document.body.dataset.over = s.result ? "true" : "false";
+  document.body.dataset.moves = String(s.moves.length);
+  $("last-move").textContent = describeLast(s.last);
+  const humanTurn = !s.result && players[s.fort_turn || s.to_move] === "human";
+  $("pass").disabled = !humanTurn || !!s.fort_turn;
+  $("resign").disabled = !humanTurn || !!s.fort_turn;
+  $("undo").disabled = !s.moves.length && !s.result;
+  const bothEngines = players.b === "engine" && players.w === "engine";
+  $("pause").hidden = !bothEngines;
+  $("pause").textContent = s.paused ? "Continue" : "Pause";
+  $("analyze").disabled = !s.can_analyze || (!!s.result && !s.analysis_on);
+  $("analyze").classList.toggle("on", s.analysis_on);
+  $("analyze").textContent = s.analysis_on ? "Stop analysis" : "Analyze";
+  if (!s.analysis_on) showAnalysis({ stopped: true });
+  else if (analysis) board.drawAnalysis(null);   // the old position's analysis is gone
+  analysis = null;
+  clockBase = s.clock ? { ...s.clock, at: performance.now() } : null;
+  $("clocks").hidden = !s.clock;
+  tickClock();
+  drawGraph($("graph"), s.winrates || {}, s.moves.length);
+  if (!document.activeElement || !$("new-game").contains(document.activeElement)) fillForm(s);
+}
+
+function fillForm(s) {
+  $("variant").value = s.variant;
+  $("size").value = s.size;
+  $("komi").placeholder = `engine's default (now ${s.komi})`;
+  $("black").value = s.players.b;
+  $("white").value = s.players.w;
+  terrainFields();
+}
+
+function showAnalysis(a) {
+  const body = $("candidates").querySelector("tbody");
+  if (a.stopped) {
+    analysis = null;
+    board.drawAnalysis(null);
+    body.textContent = "";
+    document.body.dataset.analysis = "off";
+    return;
+  }
+  if (!state || !state.analysis_on) return;
+  analysis = a;
+  document.body.dataset.analysis = "on";
+  board.drawAnalysis(a);
+  body.textContent = "";
+  for (const m of a.moves.slice(0, 8)) {
+    const row = document.createElement("tr");
+    for (const text of [m.move, `${(100 * m.winrate).toFixed(1)}%`, String(m.visits), m.lead.toFixed(1)]) {
+      const cell = document.createElement("td");
+      cell.textContent = text;
+      row.appendChild(cell);
+    }
+    row.addEventListener("mouseenter", () => board.drawPv(m.pv, a.color));
+    row.addEventListener("mouseleave", () => board.clear("pv"));
+    body.appendChild(row);
+  }
+  if (a.winrate !== null && state) {
+    state.winrates[String(state.moves.length)] = a.winrate;
+    drawGraph($("graph"), state.winrates, state.moves.length);
+  }
+}
+
+function formatTime(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function tickClock() {
+  if (!clockBase) return;
+  for (const color of ["b", "w"]) {
+    let left = clockBase.left[color];
+    if (clockBase.running === color) left -= (performance.now() - clockBase.at) / 1000;
+    const box = $(`clock-${color}`);
+    box.textContent = formatTime(left) + (clockBase.byo_yomi[color] ? ` (byo-yomi ${clockBase.period}s)` : "");
+    box.parentElement.classList.toggle("running", clockBase.running === color);
+    box.parentElement.classList.toggle("low", left < 10);
+  }
+}
+
+function download(text) {
+  const blob = new Blob([text], { type: "application/x-go-sgf" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  const day = new Date().toISOString().slice(0, 10);
+  link.download = `vargo-${state ? state.variant : "game"}-${day}.sgf`;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+}
+
+function terrainFields() {
+  $("new-game").querySelector(".terrain-only").disabled = $("variant").value !== "terrain";
+}
+
+function number(id) {
+  const text = $(id).value.trim();
+  return text === "" ? null : Number(text);
+}
+
+$("variant").addEventListener("change", terrainFields);
+$("new-game").addEventListener("submit", (event) => {
+  event.preventDefault();
+  showMessage("");
+  const message = {
+    type: "new_game", variant: $("variant").value, size: number("size"), komi: number("komi"),
+    black: $("black").value, white: $("white").value,
+    main_time: 60 * (number("main-time") || 0), byo_yomi: number("byo-yomi") || 0,
+  };
+  if (message.variant === "terrain") {
+    message.terrain_seed = number("terrain-seed");
+    message.forts = $("forts").value;
+  }
+  send(message);
+});
+$("pass").addEventListener("click", () => send({ type: "pass" }));
+$("undo").addEventListener("click", () => send({ type: "undo" }));
+$("resign").addEventListener("click", () => send({ type: "resign" }));
+$("pause").addEventListener("click", () => send({ type: "pause", on: !(state && state.paused) }));
+$("restart").addEventListener("click", () => { showMessage(""); send({ type: "restart" }); });
+$("analyze").addEventListener("click", () => send({ type: "analyze", on: !(state && state.analysis_on) }));
+$("save").addEventListener("click", () => send({ type: "save" }));
+$("open-file").addEventListener("change", async () => {
+  const file = $("open-file").files[0];
+  if (!file) return;
+  showMessage("");
+  send({ type: "open", sgf: await file.text() });
+  $("open-file").value = "";
+});
+// A click clears the last refusal, so the next one is news.
+$("board").addEventListener("click", () => showMessage(""), true);
+setInterval(tickClock, 250);
+connect();

@@ -1,0 +1,234 @@
+"""The browser board in a real browser: Debian's headless chromium driven by selenium (no
+browser download), clicking the page as a player does. In CI (``CI`` set) a missing chromium
+is a failure; elsewhere these tests are skipped without it."""
+
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from web_helpers import start_server
+
+webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.common.exceptions import TimeoutException  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+from gtp_engine.match.gtp_client import GtpEngine  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+WAIT = 120   # seconds: generous, the machine may be busy; a pass is usually far quicker
+LOOSE_FLIP = ["B3", "A3", "E5", "B4", "E1", "C4", "A1", "B2", "E2", "C2", "pass", "D3"]
+
+if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)) and not os.environ.get("CI"):
+    pytest.skip("chromium and chromedriver are not installed (apt-get install chromium "
+                "chromium-driver)", allow_module_level=True)
+
+
+def chromium_options(profile: Path, downloads: Path, width: int = 1200, height: int = 900):
+    """Headless chromium as root in a container: no sandbox, nothing fetched in the background,
+    a fresh profile, downloads to ``downloads``."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--no-first-run", f"--user-data-dir={profile}", f"--window-size={width},{height}"):
+        options.add_argument(arg)
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
+    return options
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    downloads = tmp_path_factory.mktemp("downloads")
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER),
+                              options=chromium_options(tmp_path_factory.mktemp("profile"), downloads))
+    driver.downloads = downloads
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def server():
+    server = start_server("--size", "5")
+    yield server
+    server.stop_in_thread()
+
+
+@pytest.fixture
+def page(browser, server):
+    browser.get(server.url)
+    wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-connected") == "true"
+             and d.find_element(By.ID, "board").find_elements(By.CSS_SELECTOR, "rect.point"))
+    return browser
+
+
+def wait_for(driver, condition, what="the page"):
+    try:
+        return WebDriverWait(driver, WAIT, poll_frequency=0.1).until(condition)
+    except TimeoutException:
+        message = driver.find_element(By.ID, "message").text
+        raise AssertionError(f"waiting for {what}: status {driver.find_element(By.ID, 'status').text!r}, "
+                             f"message {message!r}") from None
+
+
+def body(driver, name):
+    return driver.find_element(By.TAG_NAME, "body").get_attribute(f"data-{name}")
+
+
+def new_game(driver, variant, size, black="human", white="human", **fields):
+    box = driver.find_element(By.ID, "new-game-box")
+    if not box.get_attribute("open"):
+        box.find_element(By.TAG_NAME, "summary").click()
+    Select(driver.find_element(By.ID, "variant")).select_by_value(variant)
+    for field, value in (("size", size), *fields.items()):
+        element = driver.find_element(By.ID, field.replace("_", "-"))
+        if element.tag_name == "select":
+            Select(element).select_by_value(str(value))
+        else:
+            element.clear()
+            element.send_keys(str(value))
+    Select(driver.find_element(By.ID, "black")).select_by_value(black)
+    Select(driver.find_element(By.ID, "white")).select_by_value(white)
+    driver.find_element(By.ID, "start").click()
+    wait_for(driver, lambda d: f"{size}×{size}" in d.find_element(By.ID, "status").text
+             and body(d, "moves") == "0" and d.find_elements(By.CSS_SELECTOR, f'rect.point[data-vertex="A{size}"]'),
+             f"a new {variant} game")
+
+
+def click(driver, vertex):
+    moves = int(body(driver, "moves"))
+    if vertex == "pass":
+        driver.find_element(By.ID, "pass").click()
+    else:
+        driver.find_element(By.CSS_SELECTOR, f'rect.point[data-vertex="{vertex}"]').click()
+    wait_for(driver, lambda d: int(body(d, "moves")) > moves, f"the move {vertex}")
+
+
+def stones(driver):
+    return {(e.get_attribute("data-vertex"), e.get_attribute("class").split()[1])
+            for e in driver.find_elements(By.CSS_SELECTOR, "circle.stone")}
+
+
+def marked(driver, selector):
+    return sorted(e.get_attribute("data-vertex") for e in driver.find_elements(By.CSS_SELECTOR, selector))
+
+
+# ----------------------------------------------------------------- the games
+def test_a_loose_game_played_by_clicks_shows_the_flip(page):
+    new_game(page, "loose", 5)
+    for vertex in LOOSE_FLIP[:-1]:
+        click(page, vertex)
+    assert ("B3", "b") in stones(page) and not marked(page, "circle.flipped")
+    click(page, "D3")
+    assert ("B3", "w") in stones(page)
+    assert marked(page, "circle.flipped") == ["B3"]
+    assert marked(page, "circle.last-move") == ["D3"]
+    assert "flipped B3" in page.find_element(By.ID, "last-move").text
+    page.find_element(By.CSS_SELECTOR, 'rect.point[data-vertex="D3"]').click()   # occupied
+    wait_for(page, lambda d: "occupied" in d.find_element(By.ID, "message").text, "the refusal")
+    assert body(page, "moves") == str(len(LOOSE_FLIP))
+
+
+def test_a_disto_meal_is_marked(page):
+    new_game(page, "disto", 5)
+    for vertex in ("A1", "A2", "C3"):
+        click(page, vertex)
+    assert not marked(page, "path.meal")
+    click(page, "B1")
+    assert marked(page, "path.meal") == ["A1"]
+    assert ("A1", "b") in stones(page)      # a meal stays on the board
+    assert "made a meal of A1" in page.find_element(By.ID, "last-move").text
+
+
+def test_a_terrain_go_map_is_drawn_with_its_forts(page):
+    new_game(page, "terrain", 9, terrain_seed=5, forts="search")
+    wait_for(page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "path.fort")) == 4, "the four forts")
+    expected = GtpEngine([sys.executable, "-m", "gtp_engine", "--variant", "terrain", "--size", "9"])
+    try:
+        expected.send("terrain_generate 5")
+        terrain = expected.send("terrain_show").split()[0]
+    finally:
+        expected.kill()
+    rows = terrain.split("/")
+    points = {(f"{'ABCDEFGHJ'[c]}{9 - r}", ch) for r, row in enumerate(rows) for c, ch in enumerate(row)}
+    assert marked(page, "polygon.mountain") == sorted(v for v, ch in points if ch == "^")
+    assert marked(page, "rect.water") == sorted(v for v, ch in points if ch == "~")
+    forts = marked(page, "path.fort")
+    assert all((v, ".") in points for v in forts)     # on plain points
+    assert len(marked(page, "path.fort.w")) == len(marked(page, "path.fort.b")) == 2
+    assert "Black to move" in page.find_element(By.ID, "status").text
+
+
+def test_a_goncrete_annihilation_ends_the_game(page):
+    new_game(page, "goncrete", 5)
+    for vertex in ("A1", "A2", "pass"):
+        click(page, vertex)
+    assert body(page, "over") == "false"
+    click(page, "B1")
+    wait_for(page, lambda d: body(d, "over") == "true", "the end of the game")
+    status = page.find_element(By.ID, "status").text
+    assert "Game over: W+" in status and "annihilation" in status
+    assert page.find_element(By.ID, "pass").get_attribute("disabled")
+
+
+def test_analysis_shading_appears_and_stops(page):
+    new_game(page, "go", 5)
+    click(page, "C3")
+    page.find_element(By.ID, "analyze").click()
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "rect.ownership")
+             and d.find_elements(By.CSS_SELECTOR, "g.candidate"), "ownership shading")
+    rows = page.find_elements(By.CSS_SELECTOR, "#candidates tbody tr")
+    assert rows and "%" in rows[0].text
+    webdriver.ActionChains(page).move_to_element(rows[0]).perform()
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "g.pv"), "the principal variation on hover")
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#graph circle.graph-point"), "the win rate graph")
+    page.find_element(By.ID, "analyze").click()
+    wait_for(page, lambda d: not d.find_elements(By.CSS_SELECTOR, "rect.ownership")
+             and d.find_element(By.ID, "analyze").text == "Analyze", "the analysis to stop")
+    time.sleep(1)   # no late report brings the shading back
+    assert not page.find_elements(By.CSS_SELECTOR, "rect.ownership")
+    click(page, "B2")   # the engine answers moves again
+
+
+def test_sgf_saved_and_opened_again(page):
+    new_game(page, "loose", 5, black="human", white="engine")
+    click(page, "C3")
+    wait_for(page, lambda d: body(d, "moves") == "2", "the engine's reply")
+    click(page, "B2" if ("B2", "w") not in stones(page) and ("B2", "b") not in stones(page) else "D4")
+    wait_for(page, lambda d: body(d, "moves") == "4", "the engine's second reply")
+    before = stones(page)
+    for old in page.downloads.glob("*.sgf"):
+        old.unlink()
+    page.find_element(By.ID, "save").click()
+    files = wait_for(page, lambda d: [p for p in page.downloads.glob("*.sgf") if p.stat().st_size], "the download")
+    text = files[0].read_text()
+    assert "VR[loose]" in text and "SZ[5]" in text
+    new_game(page, "go", 5)
+    assert not stones(page)
+    page.find_element(By.ID, "open-file").send_keys(str(files[0]))
+    wait_for(page, lambda d: body(d, "moves") == "4", "the opened game")
+    assert stones(page) == before
+    assert "Loose 5×5" in page.find_element(By.ID, "status").text
+
+
+def test_a_dead_engine_shows_and_restarts_with_the_game(page, server):
+    new_game(page, "loose", 5)
+    for vertex in ("C3", "B2"):
+        click(page, vertex)
+    before = stones(page)
+    os.kill(server.controller.engine.pid, 9)
+    page.find_element(By.CSS_SELECTOR, 'rect.point[data-vertex="D4"]').click()
+    wait_for(page, lambda d: d.find_element(By.ID, "dead").is_displayed(), "the dead engine's notice")
+    assert "stopped" in page.find_element(By.ID, "dead-text").text
+    page.find_element(By.ID, "restart").click()
+    wait_for(page, lambda d: not d.find_element(By.ID, "dead").is_displayed() and body(d, "dead") == "false",
+             "the restarted engine")
+    assert stones(page) == before and body(page, "moves") == "2"
+    click(page, "D4")

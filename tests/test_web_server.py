@@ -1,0 +1,309 @@
+"""The browser board's server without a browser: the token, the messages it refuses (and that
+they change nothing), the engine's death and its restart with the game replayed, the engine
+ending with the server, and another GTP engine (GNU Go) driven the same way."""
+
+import json
+import os
+import shutil
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from web_helpers import Client, start_server, websocket
+
+from gtp_engine.web.controller import parse_analysis
+from gtp_engine.web.server import BadMessage, parse_message
+
+LOOSE_FLIP = ["B3", "A3", "E5", "B4", "E1", "C4", "A1", "B2", "E2", "C2", "pass", "D3"]
+
+
+@pytest.fixture(scope="module")
+def server():
+    server = start_server("--variant", "loose", "--size", "5")
+    yield server
+    server.stop_in_thread()
+
+
+@pytest.fixture
+def client(server):
+    client = Client(server)
+    client.send(type="new_game", variant="loose", size=5, black="human", white="human")
+    client.until("state", lambda m: m["size"] == 5 and not m["moves"])
+    yield client
+    client.close()
+
+
+def play(client, *vertices):
+    for vertex in vertices:
+        count = len(client.state["moves"])
+        client.send(type="play", vertex=vertex)
+        client.until("state", lambda m: len(m["moves"]) == count + 1)
+    return client.state
+
+
+def http_status(url):
+    try:
+        with urllib.request.urlopen(url) as response:
+            return response.status
+    except urllib.error.HTTPError as err:
+        return err.code
+
+
+# ----------------------------------------------------------------- the token
+def test_every_address_needs_the_token(server):
+    base = server.url[:-len(server.token) - 1]
+    token = server.token
+    assert http_status(server.url) == 200
+    assert http_status(server.url + "static/app.js") == 200
+    one_off = ("y" if token[0] == "x" else "x") + token[1:]
+    for address in (base, base + "static/app.js", base + one_off + "/", base + one_off + "/static/app.js",
+                    base + server.token[:-1] + "/ws", base + "ws"):
+        assert http_status(address) == 403, address
+
+
+def test_the_websocket_needs_the_token_and_our_origin(server):
+    wrong = server.url.replace(server.token, "a" * len(server.token)).replace("http://", "ws://") + "ws"
+    with pytest.raises(websocket.WebSocketBadStatusException) as err:
+        websocket.create_connection(wrong, timeout=10, suppress_origin=True)
+    assert err.value.status_code == 403
+    with pytest.raises(websocket.WebSocketBadStatusException) as err:
+        Client(server, origin="http://evil.example")
+    assert err.value.status_code == 403
+    Client(server, origin=server.url.rstrip("/").rsplit("/", 1)[0]).close()
+
+
+def test_the_server_listens_on_this_machine_only_by_default(server):
+    assert server.host == "127.0.0.1" and server.url.startswith("http://127.0.0.1:")
+
+
+# ----------------------------------------------------------------- messages
+@pytest.mark.parametrize("text, why", [
+    ("nonsense", "not JSON"),
+    ("[1, 2]", "JSON object"),
+    ('{"type": "launch"}', "unknown message type 'launch'"),
+    ('{"vertex": "D4"}', "unknown message type"),
+    ('{"type": "play"}', "play needs vertex"),
+    ('{"type": "play", "vertex": "Z99"}', "vertex must be a vertex"),
+    ('{"type": "play", "vertex": "I3"}', "vertex must be a vertex"),
+    ('{"type": "play", "vertex": "D4; quit"}', "vertex must be a vertex"),
+    ('{"type": "play", "vertex": "D4\\nquit"}', "vertex must be a vertex"),
+    ('{"type": "play", "vertex": 4}', "vertex must be a vertex"),
+    ('{"type": "play", "vertex": "D4", "color": "w"}', "play takes no field 'color'"),
+    ('{"type": "new_game", "variant": "chess", "size": 9}', "variant must be one of"),
+    ('{"type": "new_game", "variant": "go", "size": 26}', "size must be an integer from 2 to 25"),
+    ('{"type": "new_game", "variant": "go", "size": true}', "size must be"),
+    ('{"type": "new_game", "variant": "go", "size": 9, "komi": NaN}', "komi must be"),
+    ('{"type": "new_game", "variant": "go", "size": 9, "black": "robot"}', "black must be"),
+    ('{"type": "analyze", "on": "yes"}', "on must be true or false"),
+    ('{"type": "open", "sgf": 5}', "sgf must be the text"),
+])
+def test_bad_messages_are_refused_with_the_reason(text, why):
+    with pytest.raises(BadMessage, match=why):
+        parse_message(text)
+
+
+def test_good_messages_pass():
+    assert parse_message('{"type": "play", "vertex": "pass"}')["vertex"] == "pass"
+    assert parse_message('{"type": "new_game", "variant": "terrain", "size": 9, "komi": null, '
+                         '"terrain_seed": 3, "forts": "search"}')["terrain_seed"] == 3
+
+
+def test_bad_messages_over_the_websocket_change_nothing(client):
+    before = play(client, "C3", "B2")
+    for text in ("nonsense", '{"type": "play", "vertex": "D4; quit"}', '{"type": "undo", "all": true}',
+                 json.dumps({"type": "open", "sgf": "x" * (2 * 1024 * 1024)})[:1024 * 1024]):
+        client.send_raw(text)
+    client.ws.send_binary(b"\x00\x01")
+    after = client.settled()
+    assert len(client.errors) == 5 and all(e.startswith("bad message") or "JSON text" in e
+                                           for e in client.errors)
+    assert after["board"] == before["board"] and after["moves"] == before["moves"]
+
+
+def test_an_illegal_click_is_refused_with_the_engines_reason(client):
+    play(client, "C3")
+    client.send(type="play", vertex="C3")
+    assert "occupied" in client.until("error")["message"]
+    assert client.settled()["moves"] == [["b", "C3"]]
+
+
+def test_a_flip_comes_back_in_the_state(client):
+    state = play(client, *LOOSE_FLIP)
+    assert state["last"] == {"color": "w", "vertex": "D3", "flipped": ["B3"]}
+    assert state["board"][2][1] == "w"   # B3, third row from the top, now white
+
+
+def test_a_bad_sgf_is_refused_and_the_game_stays(client):
+    before = play(client, "C3")
+    client.send(type="open", sgf="(;GM[1]SZ[5]VR[chess];B[cc])")
+    assert "sgf" in client.until("error")["message"]
+    after = client.settled()
+    assert after["moves"] == before["moves"] and after["board"] == before["board"]
+
+
+# ----------------------------------------------------------------- the engine's death
+def test_a_dead_engine_is_reported_and_restarted_with_the_game(server, client):
+    before = play(client, *LOOSE_FLIP)
+    os.kill(server.controller.engine.pid, 9)
+    client.send(type="play", vertex="E3")
+    assert "stopped" in client.until("error")["message"]
+    dead = client.until("state")
+    assert dead["dead"] and dead["moves"] == before["moves"]
+    client.send(type="play", vertex="E3")      # refused while dead, nothing changes
+    assert "restart" in client.until("error")["message"]
+    client.send(type="restart")
+    after = client.until("state", lambda m: not m["dead"])
+    assert after["board"] == before["board"] and after["moves"] == before["moves"]
+    assert after["last"] == before["last"]      # the new process has the same last move
+    play(client, "E3")
+
+
+def test_the_engine_ends_with_the_server():
+    server = start_server("--size", "5")
+    engine = server.controller.engine
+    assert engine.alive
+    server.stop_in_thread()
+    assert engine.process.poll() is not None
+
+
+# ----------------------------------------------------------------- analysis lines
+def test_kata_analyze_lines_are_read_from_blacks_side():
+    line = ("info move C3 visits 10 winrate 0.250000 scoreLead -2.5 order 0 pv C3 B2 "
+            "info move B2 visits 5 winrate 0.5 scoreLead 0 order 1 pv B2 "
+            "ownership " + " ".join(["1.0"] * 4))
+    info = parse_analysis(line, 2, "w")
+    assert [m["move"] for m in info["moves"]] == ["C3", "B2"]
+    assert info["moves"][0]["pv"] == ["C3", "B2"]
+    assert info["winrate"] == 0.75 and info["moves"][0]["lead"] == 2.5
+    assert info["ownership"] == [-1.0] * 4 and info["visits"] == 15
+
+
+def test_analysis_streams_and_stops(client):
+    play(client, "C3")
+    client.send(type="analyze", on=True)
+    report = client.until("analysis", lambda m: m.get("ownership"))
+    assert report["moves"] and len(report["ownership"]) == 25
+    client.send(type="analyze", on=False)
+    client.until("analysis", lambda m: m.get("stopped"))
+    state = client.settled()
+    assert not state["analysis_on"] and state["winrates"].get("1") is not None
+    play(client, "B2")   # the engine answers commands again
+
+
+# ----------------------------------------------------------------- another engine
+@pytest.mark.skipif(not shutil.which("gnugo") and not os.path.exists("/usr/games/gnugo"),
+                    reason="GNU Go is not installed")
+def test_gnu_go_plays_go_on_the_board():
+    gnugo = shutil.which("gnugo") or "/usr/games/gnugo"
+    server = start_server(command=[gnugo, "--mode", "gtp", "--level", "1"])
+    try:
+        client = Client(server)
+        client.send(type="new_game", variant="go", size=9, black="human", white="engine", komi=5.5)
+        client.until("state", lambda m: m["size"] == 9 and not m["moves"])
+        client.send(type="play", vertex="E5")
+        state = client.until("state", lambda m: len(m["moves"]) == 2)
+        assert state["board"][4][4] == "b" and sum(row.count("w") for row in state["board"]) == 1
+        assert state["komi"] == 5.5 and state["to_move"] == "b"
+        client.send(type="new_game", variant="loose", size=9)
+        assert "plays go only" in client.until("error")["message"].lower()
+        client.close()
+    finally:
+        server.stop_in_thread()
+
+
+# ----------------------------------------------------------------- against the engine, clocks, forts
+def test_undo_takes_back_the_engines_reply_too_and_resign_ends(client):
+    client.send(type="new_game", variant="loose", size=5, black="human", white="engine")
+    client.until("state", lambda m: not m["moves"] and m["players"]["w"] == "engine")
+    client.send(type="play", vertex="C3")
+    state = client.until("state", lambda m: len(m["moves"]) == 2)
+    assert state["moves"][1][0] == "w" and state["to_move"] == "b"
+    client.send(type="undo")
+    state = client.until("state", lambda m: not m["moves"])
+    assert state["to_move"] == "b" and all(p == "." for row in state["board"] for p in row)
+    client.send(type="resign")
+    assert client.until("state", lambda m: m["result"])["result"]["result"] == "W+R"
+    client.send(type="play", vertex="C3")
+    assert "over" in client.until("error")["message"]
+
+
+def test_a_side_whose_time_runs_out_loses(client):
+    client.send(type="new_game", variant="go", size=5, black="human", white="human",
+                main_time=0.3, byo_yomi=0)
+    state = client.until("state", lambda m: m["clock"] and m["clock"]["running"] == "b")
+    assert state["clock"]["left"]["b"] <= 0.3
+    state = client.until("state", lambda m: m["result"])
+    assert state["result"]["result"] == "W+T" and "time" in state["result"]["text"]
+
+
+def test_forts_by_hand_each_side_its_own(client):
+    client.send(type="new_game", variant="terrain", size=9, terrain_seed=5, forts="hand",
+                black="human", white="engine")
+    state = client.until("state", lambda m: m["fort_turn"] == "b")
+    assert list(state["marks"]["forts"].values()) == ["w"]   # the engine placed White's first
+    client.send(type="play", vertex="pass")
+    assert "fort" in client.until("error")["message"]
+    taken = set(state["marks"]["mountains"]) | set(state["marks"]["water"])
+    candidates = [f"{c}{r}" for r in range(1, 10) for c in "ABCDEFGHJ"]
+    placed = 0
+    while placed < 2:
+        vertex = candidates.pop()
+        if vertex in taken or vertex in client.state["marks"]["forts"]:
+            continue
+        errors = len(client.errors)
+        client.send(type="play", vertex=vertex)
+        state = client.settled()
+        if len(client.errors) == errors:
+            assert state["marks"]["forts"][vertex] == "b"
+            placed += 1
+            if placed == 1:
+                state = client.until("state", lambda m: m["fort_turn"] == "b")
+    state = client.until("state", lambda m: m["fort_turn"] is None)
+    assert sorted(state["marks"]["forts"].values()) == ["b", "b", "w", "w"]
+    assert state["to_move"] == "b" and state["legal"]
+
+
+def test_a_refused_new_game_keeps_the_old_one(client):
+    before = play(client, "C3", "B2")
+    client.send(type="new_game", variant="loose", size=7, komi=3)
+    assert "even integer" in client.until("error")["message"]
+    after = client.settled()
+    assert after["moves"] == before["moves"] and after["board"] == before["board"]
+    assert after["size"] == 5 and after["variant"] == "loose"
+    play(client, "D4")
+
+
+def restarted(server, client):
+    """Kill the engine, restart it from the page; the state after the replay."""
+    os.kill(server.controller.engine.pid, 9)
+    client.send(type="state")
+    client.until("state", lambda m: m["dead"])
+    client.send(type="restart")
+    return client.until("state", lambda m: not m["dead"])
+
+
+def test_a_terrain_game_and_an_opened_game_survive_a_restart(server, client):
+    client.send(type="new_game", variant="terrain", size=9, terrain_seed=7, forts="search",
+                black="human", white="human")
+    client.until("state", lambda m: m["variant"] == "terrain" and m["fort_turn"] is None and m["legal"])
+    before = play(client, client.state["legal"][0], client.state["legal"][1])
+    after = restarted(server, client)
+    for key in ("board", "marks", "moves", "komi", "last"):
+        assert after[key] == before[key], key
+
+    client.send(type="save")
+    sgf = client.until("sgf")["text"]
+    client.send(type="new_game", variant="go", size=5, black="human", white="human")
+    client.until("state", lambda m: m["size"] == 5)
+    client.send(type="open", sgf=sgf)
+    opened = client.until("state", lambda m: m["variant"] == "terrain")
+    assert opened["board"] == before["board"] and opened["marks"] == before["marks"]
+    opened = play(client, opened["legal"][0])
+    client.send(type="undo")
+    client.send(type="undo")          # back into the file's moves
+    opened = client.until("state", lambda m: len(m["moves"]) == 1)
+    after = restarted(server, client)
+    for key in ("board", "marks", "moves", "komi", "last"):
+        assert after[key] == opened[key], key
