@@ -3,16 +3,14 @@ playout does not suggest it; the atari that starts a working ladder gets a good 
 breaker turns all of that off. Checked on the kernels (the pure-Python mirror, the same source
 as the compiled ones) and through the player."""
 
-import pytest
-
 from gtp_engine.coords import Color, parse_vertex
 from gtp_engine.game import Game
 from gtp_engine.search import _backend, patterns
 from gtp_engine.search.params import make_params
-from gtp_engine.search.player import _ZOBRIST
+from gtp_engine.search.player import _ZOBRIST, SearchPlayer, SearchSettings
 from gtp_engine.search.tree import Workspace
 
-from test_search import best, setup
+from test_search import setup
 
 K = _backend.mirror
 
@@ -106,6 +104,23 @@ def test_the_reader_is_off_where_the_rules_say_it_cannot_read():
         assert make_params(Game(variant, 9))[K.P_READ_LADDERS] == 1
 
 
-def test_the_player_does_not_run_from_a_working_ladder_but_does_from_a_broken_one():
-    assert best(setup("go", IN_ATARI), Color.WHITE) != parse_vertex("E4", 9)
-    assert best(setup("go", BROKEN), Color.WHITE) == parse_vertex("E4", 9)
+def _searched(diagram, color, vertex, read_ladders):
+    """(visits, prior share) of ``vertex`` at the root after an 800-simulation search."""
+    game = setup("go", diagram)
+    settings = SearchSettings(playouts=800, threads=1, seed=0,
+                              overrides=(("read_ladders", read_ladders),))
+    analysis = SearchPlayer(settings).search(game, color, playouts=800)
+    info = next(m for m in analysis.moves if m.move == parse_vertex(vertex, 9))
+    return info.visits, info.prior
+
+
+def test_the_player_hardly_runs_from_a_working_ladder_but_does_from_a_broken_one():
+    run, _ = _searched(IN_ATARI, Color.WHITE, "E4", 1)
+    assert run < _searched(IN_ATARI, Color.WHITE, "E4", 0)[0]
+    assert run < _searched(BROKEN, Color.WHITE, "E4", 1)[0]
+    assert run <= 10
+
+
+def test_the_player_likes_the_atari_that_starts_a_working_ladder():
+    assert (_searched(TWO_LIBERTIES, Color.BLACK, "D3", 1)[1]
+            > _searched(TWO_LIBERTIES, Color.BLACK, "D3", 0)[1])

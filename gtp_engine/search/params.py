@@ -47,8 +47,8 @@ PROB_REJECT_RANDOM_SELF_ATARI = 500   #: per mille: the same for a random move
 #: the names ``make_params`` (and ``--search-param``) accept as overrides
 TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture_one",
             "prior_capture_many", "prior_annihilate", "prior_escape", "prior_pattern",
-            "prior_ladder_run", "prior_ladder_capture", "prior_self_atari", "prior_self_meal", "prior_starve", "prior_eye", "prior_near1",
-            "prior_near2", "prior_near3", "prior_edge_empty", "prior_third_empty",
+            "prior_ladder_run", "prior_ladder_capture", "prior_self_atari", "prior_self_meal",
+            "prior_starve", "prior_eye", "prior_near1", "prior_near2", "prior_near3", "prior_edge_empty", "prior_third_empty",
             "prior_mountain", "prior_water", "prior_fort", "prior_pass", "prob_capture",
             "prob_pattern", "prob_reject_self_atari", "prob_reject_random_self_atari", "try_below",
             "score_weight", "score_points", "heavy", "read_ladders", "max_moves")
