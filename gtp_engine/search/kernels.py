@@ -2,9 +2,10 @@
 
 Reading guide: layout of the tree and the parameters -> small helpers (hash keys, liberties,
 atari, 3x3 codes) -> the suggestions (tactics, shape, random), each a function whose name is
-its reason -> priors for new nodes (the same suggestions, as virtual wins) -> the playout ->
-select / expand / back up -> ``simulate`` (one whole simulation) and ``run`` (many) -> tree
-upkeep (descend along played moves, compaction) -> ``warm_all``.
+its reason, and the ladder reader they use -> priors for new nodes (the same suggestions, as
+virtual wins) -> the playout -> select / expand / back up -> ``simulate`` (one whole
+simulation) and ``run`` (many) -> tree upkeep (descend along played moves, compaction) ->
+``warm_all``.
 
 Like ``board.kernels``, this source runs twice: compiled (numba, cached) and as a pure-Python
 mirror with ``jit`` the identity, so a ``genmove`` that arrives before the compile is done
@@ -521,9 +522,9 @@ def _ladder_walk(lad, zob, work, out, sx, stone, color):
         if _empty_neighbours(lad, b, w) > _empty_neighbours(lad, a, w):
             a, b = b, a
         if precheck(lad, work, a, enemy) != LEGAL:
-            a, b = b, a
-        if precheck(lad, work, a, enemy) != LEGAL:
-            return False
+            a = b
+            if precheck(lad, work, a, enemy) != LEGAL:
+                return False
         if play(lad, zob, work, lad, a, enemy, out) != LEGAL:
             return False
     return False
