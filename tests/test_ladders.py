@@ -5,6 +5,7 @@ as the compiled ones) and through the player."""
 
 from gtp_engine.coords import Color, parse_vertex
 from gtp_engine.game import Game
+from gtp_engine.rules.terrain_map import TerrainMap
 from gtp_engine.search import _backend, patterns
 from gtp_engine.search.params import make_params
 from gtp_engine.search.player import _ZOBRIST, SearchPlayer, SearchSettings
@@ -124,3 +125,16 @@ def test_the_player_hardly_runs_from_a_working_ladder_but_does_from_a_broken_one
 def test_the_player_likes_the_atari_that_starts_a_working_ladder():
     assert (_searched(TWO_LIBERTIES, Color.BLACK, "D3", 1)[1]
             > _searched(TWO_LIBERTIES, Color.BLACK, "D3", 0)[1])
+
+
+def test_terrain_go_reads_the_same_ladder_on_plain_ground():
+    def terrain_game(diagram):
+        terrain = TerrainMap.from_text("/".join(["........."] * 9), forts_per_side=1)
+        return setup("terrain", diagram, terrain=terrain,
+                     forts=[(Color.WHITE, "A1"), (Color.BLACK, "A9")])
+    caught, broken = terrain_game(IN_ATARI), terrain_game(BROKEN)
+    assert (_prior(caught, "E4", Color.WHITE, "D3")
+            < _prior(caught, "E4", Color.WHITE, "D3", read_ladders=0))
+    assert not _escapes(caught, "E4", Color.WHITE, "D3", True)
+    assert (_prior(broken, "E4", Color.WHITE, "D3")
+            == _prior(broken, "E4", Color.WHITE, "D3", read_ladders=0))
