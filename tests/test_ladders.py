@@ -1,7 +1,8 @@
 """The ladder reader of the search: running from a working ladder gets a bad prior and the
-playout does not suggest it; the atari that starts a working ladder gets a good one; a ladder
-breaker turns all of that off. Checked on the kernels (the pure-Python mirror, the same source
-as the compiled ones) and through the player."""
+playout (when it reads ladders too: ``playout_ladders``) does not suggest it; the atari that
+starts a working ladder gets a good prior; a ladder breaker turns all of that off. Checked on
+the kernels (the pure-Python mirror, the same source as the compiled ones) and through the
+player."""
 
 from gtp_engine.coords import Color, parse_vertex
 from gtp_engine.game import Game
@@ -32,8 +33,9 @@ IN_ATARI = TWO_LIBERTIES.replace(". . . . X . . . .\n    . . . . . . . . .\n    
                                  ". . . X X . . . .\n    . . . . . . . . .\n    . . . . . . . . .")
 # the same with a White stone on the ladder's path (G6): the ladder breaks
 BREAKER_ROW = ". . . . . . . . .\n    . . . X . . . . ."
-BROKEN = IN_ATARI.replace(BREAKER_ROW, ". . . . . . O . .\n    . . . X . . . . .", 1)
-TWO_LIBERTIES_BROKEN = TWO_LIBERTIES.replace(BREAKER_ROW, ". . . . . . O . .\n    . . . X . . . . .", 1)
+BREAKER = ". . . . . . O . .\n    . . . X . . . . ."
+BROKEN = IN_ATARI.replace(BREAKER_ROW, BREAKER, 1)
+TWO_LIBERTIES_BROKEN = TWO_LIBERTIES.replace(BREAKER_ROW, BREAKER, 1)
 
 
 def _cell(game, vertex):
@@ -82,7 +84,7 @@ def test_running_from_a_working_ladder_gets_a_worse_prior_than_before_and_than_a
             == _prior(broken, "E4", Color.WHITE, "D3", read_ladders=0))
 
 
-def test_the_playout_does_not_suggest_running_from_a_working_ladder():
+def test_the_playout_does_not_suggest_running_from_a_working_ladder_when_asked_to_read():
     assert not _escapes(setup("go", IN_ATARI), "E4", Color.WHITE, "D3", True)
     assert _escapes(setup("go", IN_ATARI), "E4", Color.WHITE, "D3", False)
     assert _escapes(setup("go", BROKEN), "E4", Color.WHITE, "D3", True)

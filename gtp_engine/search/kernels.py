@@ -135,7 +135,8 @@ P_SCORE_POINTS = 35       # the margin (points) at and beyond which that share i
 P_READ_LADDERS = 36       # 1: the priors and the playouts read ladders (the rules' ``reads_ladders``)
 P_PRIOR_LADDER_RUN = 37   # losses for extending a group that a ladder catches anyway
 P_PRIOR_LADDER_CAPTURE = 38   # wins for the atari that starts a working ladder
-P_COUNT = 39
+P_PLAYOUT_LADDERS = 39   # 1: the playouts read them too (when P_READ_LADDERS is 1)
+P_COUNT = 40
 
 # --------------------------------------------------------------------------- scratch
 # One int32 array per thread: a stamp counter, per-cell stamps (visited marks without
@@ -473,6 +474,9 @@ def _escape_points(st, zob, work, spare, out, sx, root, color, n, ladders):
 def ladder_catches_escape(st, zob, work, spare, out, sx, root, color):
     """Whether ``color``'s group at ``root``, in atari with ``color`` to move, dies in a
     ladder when it extends on its liberty."""
+    lib = atari_liberty(st, sx, root)
+    if lib == 0 or libs_after(st, sx, lib, color, 3) != 2:
+        return False   # the common case, read without a copy: no ladder to run from
     spare[:] = st
     return _ladder_walk(spare, zob, work, out, sx, int(root), color)
 
@@ -645,7 +649,7 @@ def playout_move(st, zob, work, spare, out, sx, color, last, rng, params, pat3):
     if last > 0:
         if _chance(rng, int(params[P_PROB_CAPTURE])):
             n = suggest_tactics(st, zob, work, spare, out, sx, color, last,
-                                params[P_READ_LADDERS] != 0)
+                                params[P_READ_LADDERS] != 0 and params[P_PLAYOUT_LADDERS] != 0)
             cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject)
             if cell > 0:
                 return cell
