@@ -1,8 +1,7 @@
-"""The ladder reader of the search: running from a working ladder gets a bad prior and the
-playout (when it reads ladders too: ``playout_ladders``) does not suggest it; the atari that
-starts a working ladder gets a good prior; a ladder breaker turns all of that off. Checked on
-the kernels (the pure-Python mirror, the same source as the compiled ones) and through the
-player."""
+"""The ladder reader of the search's priors: running from a working ladder gets a bad prior;
+the atari that starts a working ladder gets a good one; a ladder breaker turns both off.
+Checked on the kernels (the pure-Python mirror, the same source as the compiled ones) and
+through the player."""
 
 from gtp_engine.coords import Color, parse_vertex
 from gtp_engine.game import Game
@@ -56,14 +55,6 @@ def _prior(game, vertex, color, last, **overrides):
     return pw / pv
 
 
-def _escapes(game, vertex, color, last, ladders):
-    st, s = _kit(game)
-    n = K.suggest_tactics(st, _ZOBRIST, s.work, s.spare, s.out, s.scratch, int(color),
-                          _cell(game, last), ladders)
-    cand = K._blocks(st)[1]
-    return _cell(game, vertex) in [int(s.scratch[cand + i]) for i in range(n)]
-
-
 def test_the_diagrams_are_what_they_say():
     game = setup("go", IN_ATARI)
     assert game.position.state[K.BOARD, _cell(game, "D3")] == K.BLACK
@@ -82,12 +73,6 @@ def test_running_from_a_working_ladder_gets_a_worse_prior_than_before_and_than_a
     # with a ladder breaker the escape keeps the prior it had without reading
     assert (_prior(broken, "E4", Color.WHITE, "D3")
             == _prior(broken, "E4", Color.WHITE, "D3", read_ladders=0))
-
-
-def test_the_playout_does_not_suggest_running_from_a_working_ladder_when_asked_to_read():
-    assert not _escapes(setup("go", IN_ATARI), "E4", Color.WHITE, "D3", True)
-    assert _escapes(setup("go", IN_ATARI), "E4", Color.WHITE, "D3", False)
-    assert _escapes(setup("go", BROKEN), "E4", Color.WHITE, "D3", True)
 
 
 def test_the_atari_that_starts_a_working_ladder_gets_a_better_prior():
@@ -137,6 +122,5 @@ def test_terrain_go_reads_the_same_ladder_on_plain_ground():
     caught, broken = terrain_game(IN_ATARI), terrain_game(BROKEN)
     assert (_prior(caught, "E4", Color.WHITE, "D3")
             < _prior(caught, "E4", Color.WHITE, "D3", read_ladders=0))
-    assert not _escapes(caught, "E4", Color.WHITE, "D3", True)
     assert (_prior(broken, "E4", Color.WHITE, "D3")
             == _prior(broken, "E4", Color.WHITE, "D3", read_ladders=0))

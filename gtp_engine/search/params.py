@@ -22,8 +22,6 @@ PRIOR_ANNIHILATE = 1000     #: wins for a Goncrete capture that leaves the oppon
 PRIOR_ESCAPE = 20           #: wins for saving an own group from atari
 PRIOR_LADDER_RUN = 40       #: losses (instead of PRIOR_ESCAPE) for running from a working ladder
 PRIOR_LADDER_CAPTURE = 20   #: wins for the atari that starts a working ladder
-PLAYOUT_LADDERS = 0         #: 1: playouts read ladders too (off: it cost 8% of the heavy playout
-#                              rate on 9x9 Go; the priors' reading costs no measurable speed)
 PRIOR_PATTERN = 10          #: wins for a good 3x3 shape
 PRIOR_SELF_ATARI = 10       #: losses for putting an own group in atari
 PRIOR_SELF_MEAL = 100       #: losses for leaving an own group without a liberty (Disto)
@@ -54,7 +52,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_edge_empty", "prior_third_empty", "prior_mountain", "prior_water", "prior_fort",
             "prior_pass", "prob_capture", "prob_pattern", "prob_reject_self_atari",
             "prob_reject_random_self_atari", "try_below", "score_weight", "score_points", "heavy",
-            "read_ladders", "playout_ladders", "max_moves")
+            "read_ladders", "max_moves")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -68,7 +66,6 @@ RANGES = {
     **{name: _PER_MILLE for name in TUNABLES if name.startswith("prob_")},
     "heavy": (0, 1, True),                   # 0: uniform random playouts, 1: the heavy policy
     "read_ladders": (0, 1, True),            # 0: no ladder reading (the rules may say 0 already)
-    "playout_ladders": (0, 1, True),         # 1: the playouts read ladders too (with read_ladders)
     "max_moves": (1, 100_000, True),         # a playout's move cap; 0 would end every playout at once
     "try_below": (0, 1, False),              # a value: 0 never chooses again without AMAF
     "score_weight": (0, 1, False),           # 0: wins alone, 1: the margin alone
@@ -110,7 +107,6 @@ def make_params(game, heavy: bool = True, **overrides) -> np.ndarray:
         "prior_ladder_run": PRIOR_LADDER_RUN,
         "prior_ladder_capture": PRIOR_LADDER_CAPTURE,
         "read_ladders": int(game.rules.reads_ladders),
-        "playout_ladders": PLAYOUT_LADDERS,
         "prior_pattern": PRIOR_PATTERN,
         "prior_self_atari": PRIOR_SELF_ATARI,
         "prior_self_meal": PRIOR_SELF_MEAL,
