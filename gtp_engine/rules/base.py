@@ -41,6 +41,7 @@ class Rules:
     allows_handicap = True           #: GTP handicap commands are accepted
     playout_eyes = True              #: random play never fills its own single-point eye
     has_draws = True                 #: equal scores are a draw (C8); else the L5 tie-break
+    reads_ladders = True             #: the search reads ladders (its reader knows removal only)
     meals_are_dead = False           #: final_status_list reports meals as dead (Disto D4)
     min_size = 2
     default_size = 19

@@ -13,6 +13,7 @@ class Disto(Rules):
     #: the search's fair komi, checked by self-play on 7x7 and 9x9 (docs/RESEARCH.md "Komi")
     calibrated_komi = {7: 2.5, 9: 2.5, 13: 2.5, 19: 2.5}
     capture = board.CAPTURE_MEALS
+    reads_ladders = False
     scoring = board.SCORE_STONES_NOT_MEALS
     superko = False          # stones are never removed, so no position can repeat
     allows_handicap = False

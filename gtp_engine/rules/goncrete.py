@@ -10,6 +10,7 @@ class Goncrete(Rules):
     sgf_ru = "Goncrete"
     gogui_id = "Goncrete"
     capture = board.CAPTURE_FLIP_REMOVE
+    reads_ladders = False
     superko = False          # finite by design (G3); the game layer still never hangs on a repeat
     ends_on_annihilation = True
     allows_handicap = False

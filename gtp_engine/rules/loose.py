@@ -14,6 +14,7 @@ class Loose(Rules):
     default_komi = 6
     calibrated_komi = {7: 4, 9: 4, 13: 6, 19: 6}     #: measured: docs/RESEARCH.md "Komi"
     capture = board.CAPTURE_LOOSE
+    reads_ladders = False
     scoring = board.SCORE_STONES
     superko = False          # nothing is ever removed, so no position can repeat
     allows_handicap = False

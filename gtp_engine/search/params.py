@@ -20,6 +20,8 @@ PRIOR_CAPTURE_ONE = 15      #: wins for taking one stone (removal, flip or meal)
 PRIOR_CAPTURE_MANY = 30     #: wins for taking several stones
 PRIOR_ANNIHILATE = 1000     #: wins for a Goncrete capture that leaves the opponent no stone
 PRIOR_ESCAPE = 20           #: wins for saving an own group from atari
+PRIOR_LADDER_RUN = 40       #: losses (instead of PRIOR_ESCAPE) for running from a working ladder
+PRIOR_LADDER_CAPTURE = 20   #: wins for the atari that starts a working ladder
 PRIOR_PATTERN = 10          #: wins for a good 3x3 shape
 PRIOR_SELF_ATARI = 10       #: losses for putting an own group in atari
 PRIOR_SELF_MEAL = 100       #: losses for leaving an own group without a liberty (Disto)
@@ -45,11 +47,12 @@ PROB_REJECT_RANDOM_SELF_ATARI = 500   #: per mille: the same for a random move
 #: the names ``make_params`` (and ``--search-param``) accept as overrides
 TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture_one",
             "prior_capture_many", "prior_annihilate", "prior_escape", "prior_pattern",
-            "prior_self_atari", "prior_self_meal", "prior_starve", "prior_eye", "prior_near1",
-            "prior_near2", "prior_near3", "prior_edge_empty", "prior_third_empty",
-            "prior_mountain", "prior_water", "prior_fort", "prior_pass", "prob_capture",
-            "prob_pattern", "prob_reject_self_atari", "prob_reject_random_self_atari", "try_below",
-            "score_weight", "score_points", "heavy", "max_moves")
+            "prior_ladder_run", "prior_ladder_capture", "prior_self_atari", "prior_self_meal",
+            "prior_starve", "prior_eye", "prior_near1", "prior_near2", "prior_near3",
+            "prior_edge_empty", "prior_third_empty", "prior_mountain", "prior_water", "prior_fort",
+            "prior_pass", "prob_capture", "prob_pattern", "prob_reject_self_atari",
+            "prob_reject_random_self_atari", "try_below", "score_weight", "score_points", "heavy",
+            "read_ladders", "max_moves")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -62,6 +65,7 @@ RANGES = {
     **{name: _PRIOR for name in TUNABLES if name.startswith("prior_")},
     **{name: _PER_MILLE for name in TUNABLES if name.startswith("prob_")},
     "heavy": (0, 1, True),                   # 0: uniform random playouts, 1: the heavy policy
+    "read_ladders": (0, 1, True),            # 0: no ladder reading (the rules may say 0 already)
     "max_moves": (1, 100_000, True),         # a playout's move cap; 0 would end every playout at once
     "try_below": (0, 1, False),              # a value: 0 never chooses again without AMAF
     "score_weight": (0, 1, False),           # 0: wins alone, 1: the margin alone
@@ -100,6 +104,9 @@ def make_params(game, heavy: bool = True, **overrides) -> np.ndarray:
         "prior_capture_many": PRIOR_CAPTURE_MANY,
         "prior_annihilate": PRIOR_ANNIHILATE,
         "prior_escape": PRIOR_ESCAPE,
+        "prior_ladder_run": PRIOR_LADDER_RUN,
+        "prior_ladder_capture": PRIOR_LADDER_CAPTURE,
+        "read_ladders": int(game.rules.reads_ladders),
         "prior_pattern": PRIOR_PATTERN,
         "prior_self_atari": PRIOR_SELF_ATARI,
         "prior_self_meal": PRIOR_SELF_MEAL,
