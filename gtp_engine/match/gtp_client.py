@@ -201,14 +201,7 @@ class GtpEngine:
         self.close_stream(timeout)
         self._write(command)
         deadline = None if timeout is None else time.monotonic() + timeout
-        line = self._next_line(command, deadline)
-        while not line.strip():
-            line = self._next_line(command, deadline)
-        if line[0] not in "=?":
-            self._log("<<", line)
-            self.kill()
-            raise MalformedResponse(f"{self.label} answered {command.split()[0]!r} with {line[:80]!r}, "
-                                    f"not a gtp response")
+        line = self._first_line(command, deadline)
         if line[0] == "?":
             body = [line[1:].lstrip("0123456789").strip()]
             line = self._next_line(command, deadline)
@@ -278,15 +271,21 @@ class GtpEngine:
                              f"before answering {command.split()[0]!r}")
         return line.rstrip("\r\n").replace("\r", "")
 
-    def _read_response(self, command: str, deadline: Optional[float]):
+    def _first_line(self, command: str, deadline: Optional[float]) -> str:
+        """The first line of a response (``=...`` or ``?...``); stray empty lines between
+        responses are tolerated, anything else is a ``MalformedResponse`` (engine killed)."""
         line = self._next_line(command, deadline)
-        while not line.strip():  # tolerate stray empty lines between responses
+        while not line.strip():
             line = self._next_line(command, deadline)
         if line[0] not in "=?":
             self._log("<<", line)
             self.kill()
             raise MalformedResponse(f"{self.label} answered {command.split()[0]!r} with {line[:80]!r}, "
                                     f"not a gtp response")
+        return line
+
+    def _read_response(self, command: str, deadline: Optional[float]):
+        line = self._first_line(command, deadline)
         ok = line[0] == "="
         body = [line[1:].lstrip("0123456789").strip()]
         while True:
