@@ -130,10 +130,11 @@ def _warm_in_background():
             child = board_backend.start_compile_child(module, "--search-first")
             while child.poll() is None and not cache_is_warm():
                 time.sleep(CHILD_POLL)
-            if child.poll() is not None:
+            if not cache_is_warm():   # the child failed: say so before compiling here
                 board_backend.wait_for_child(child, module)
-            load_search()   # from the cache the child filled (or compiled here if it failed)
-            board_backend.wait_for_child(child, module)
+            load_search()             # from the cache the child filled, or compiled here
+            if child.returncode is None:
+                board_backend.wait_for_child(child, module)
         else:
             load_search()
         _log.info("compiled search kernels in use")
