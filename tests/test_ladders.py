@@ -3,6 +3,8 @@ the atari that starts a working ladder gets a good one; a ladder breaker turns b
 Checked on the kernels (the pure-Python mirror, the same source as the compiled ones) and
 through the player."""
 
+import numpy as np
+
 from gtp_engine.coords import Color, parse_vertex
 from gtp_engine.game import Game
 from gtp_engine.rules.terrain_map import TerrainMap
@@ -49,9 +51,10 @@ def _kit(game):
 
 def _prior(game, vertex, color, last, **overrides):
     st, s = _kit(game)
-    pv, pw = K.prior(st, _ZOBRIST, s.work, s.spare, s.out, s.scratch, _cell(game, vertex),
-                     int(color), _cell(game, last), make_params(game, **overrides),
-                     patterns.table())
+    pv, pw, _, _ = K.prior(st, _ZOBRIST, s.work, s.spare, s.out, s.scratch,
+                           _cell(game, vertex), int(color), _cell(game, last), 0,
+                           make_params(game, **overrides), patterns.table(),
+                           np.zeros(K.MAX_FEATURES, np.int32))
     return pw / pv
 
 

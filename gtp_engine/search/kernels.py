@@ -135,7 +135,33 @@ P_SCORE_POINTS = 35       # the margin (points) at and beyond which that share i
 P_READ_LADDERS = 36       # 1: read ladders (the rules' ``reads_ladders``)
 P_PRIOR_LADDER_RUN = 37   # losses for extending a group that a ladder catches anyway
 P_PRIOR_LADDER_CAPTURE = 38   # wins for the atari that starts a working ladder
-P_COUNT = 39
+P_PRIOR_LEARNED = 39      # virtual simulations the learned move model gives each placement
+P_LEARNED_TEMPERATURE = 40   # their win rate: exp((score - best score) / this)
+P_COUNT = 41
+
+# The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
+# about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
+F_CAPTURE = 0        # +0..3: takes 1, 2, 3-5, 6+ stones (removal, Loose flip or meal)
+F_ESCAPE = 4         # +0..2: saves an own group of 1, 2-3, 4+ stones from atari
+F_ESCAPE_LADDER = 7  # ... but a ladder catches it anyway
+F_ATARI = 8          # +0..2: puts an enemy group of 1, 2-3, 4+ stones in atari
+F_ATARI_LADDER = 11  # ... and starts a ladder that works
+F_SELF_ATARI = 12    # +0..2: leaves its own group of 1, 2-3, 4+ stones in atari
+F_SELF_MEAL = 15     # leaves its own group without a liberty
+F_DEFEND = 16        # gives an own group of two liberties three or more
+F_STARVE = 17        # takes a liberty of an enemy glutton (Disto)
+F_OWN_EYE = 18       # fills one's own single-point eye
+F_NEAR_LAST = 19     # +0..8: distance to the last move (``distance_bucket``)
+F_NEAR_OWN = 28      # +0..8: distance to the player's own previous move
+F_LINE_EMPTY = 37    # +0..4: line 1, 2, 3, 4, 5+ with no stone within distance 3
+F_LINE = 42          # +0..4: the same elsewhere
+F_MOUNTAIN = 47
+F_WATER = 48
+F_FORT = 49          # next to a fort
+F_COUNT = 50
+MAX_FEATURES = 16    # at most this many facts hold for one placement
+KEY_PAT3 = 1 << 32   # tag of a 3x3 shape key (the 16-bit ``pat3_code``)
+KEY_PAT12 = 2 << 32  # tag of a 12-point shape key (the 3x3 and the four points two away)
 
 # --------------------------------------------------------------------------- scratch
 # One int32 array per thread: a stamp counter, per-cell stamps (visited marks without
@@ -345,6 +371,35 @@ def pat3_code(st, cell, color, w):
             | _code2(st[BOARD, cell - w - 1], color) << 10
             | _code2(st[BOARD, cell - 1], color) << 12
             | _code2(st[BOARD, cell + w - 1], color) << 14)
+
+
+@jit
+def pat12_code(st, cell, color, w):
+    """``pat3_code`` and, in bits 16..23, the four points two away (north, east, south, west;
+    3 where that is off the board)."""
+    size = int(st[HDR, H_SIZE])
+    row = cell // w - 1
+    col = cell % w - 1
+    code = pat3_code(st, cell, color, w)
+    n2 = _code2(st[BOARD, cell + 2 * w], color) if row + 2 < size else 3
+    e2 = _code2(st[BOARD, cell + 2], color) if col + 2 < size else 3
+    s2 = _code2(st[BOARD, cell - 2 * w], color) if row >= 2 else 3
+    w2 = _code2(st[BOARD, cell - 2], color) if col >= 2 else 3
+    return code | n2 << 16 | e2 << 18 | s2 << 20 | w2 << 22
+
+
+@jit
+def size_bucket(stones):
+    """0 for one stone, 1 for two or three, 2 for more."""
+    return 0 if stones <= 1 else (1 if stones <= 3 else 2)
+
+
+@jit
+def distance_bucket(d):
+    """0..8 for the go player's distances 2..8, 9-10, 11 and more (``_distance``)."""
+    if d <= 8:
+        return d - 2
+    return 7 if d <= 10 else 8
 
 
 @jit
@@ -733,16 +788,19 @@ def score_value(win, margin, params):
 
 # --------------------------------------------------------------------------- priors
 @jit
-def prior(st, zob, work, spare, out, sx, cell, color, last, params, pat3):
+def prior(st, zob, work, spare, out, sx, cell, color, last, last2, params, pat3, feats):
     """Virtual (visits, wins) of a new child: an even start, then each suggestion that holds
-    for ``cell`` adds its weight as wins (good) or as visits without wins (bad). ``spare``,
-    ``work`` and ``out`` are clobbered (the ladder reader plays on them)."""
+    for ``cell`` adds its weight as wins (good) or as visits without wins (bad). The facts
+    found on the way go to ``feats`` as ``F_*`` ids for the learned model; returns (visits,
+    wins, number of facts, ``pat12_code``). ``last2`` is the player's own previous move (0
+    none). ``spare``, ``work`` and ``out`` are clobbered (the ladder reader plays on them)."""
     w = int(st[HDR, H_WIDTH])
     capture = int(st[HDR, H_CAPTURE])
     enemy = 3 - color
     even = params[P_PRIOR_EVEN]
     pv = even
     pw = even / 2
+    nf = 0
     # tactics: captures (removal, flip, meal), escapes, self-ataris
     taken = 0
     for q in (cell - 1, cell + 1, cell - w, cell + w):
@@ -758,30 +816,51 @@ def prior(st, zob, work, spare, out, sx, cell, color, last, params, pat3):
             bonus = params[P_PRIOR_ANNIHILATE]   # G4: the game ends, won
         pv += bonus
         pw += bonus
+        feats[nf] = F_CAPTURE + (taken - 1 if taken <= 2 else (2 if taken <= 5 else 3))
+        nf += 1
     ladders = params[P_READ_LADDERS] != 0
-    libs = libs_after(st, sx, cell, color, 2)
+    libs = libs_after(st, sx, cell, color, 3)
     for q in (cell - 1, cell + 1, cell - w, cell + w):
         if st[BOARD, q] == color and atari_liberty(st, sx, int(st[GID, q])) == cell and libs >= 2:
-            if ladders and ladder_catches_escape(st, zob, work, spare, out, sx, int(st[GID, q]),
-                                                 color):
+            root = int(st[GID, q])
+            feats[nf] = F_ESCAPE + size_bucket(int(st[GSIZE, root]))
+            nf += 1
+            if ladders and ladder_catches_escape(st, zob, work, spare, out, sx, root, color):
                 pv += params[P_PRIOR_LADDER_RUN]
+                feats[nf] = F_ESCAPE_LADDER
+                nf += 1
             else:
                 pv += params[P_PRIOR_ESCAPE]
                 pw += params[P_PRIOR_ESCAPE]
             break
-    if ladders and taken == 0 and libs >= 2:
+    if taken == 0 and libs >= 2:
+        atari = False
         for q in (cell - 1, cell + 1, cell - w, cell + w):
             if st[BOARD, q] == enemy:
                 root = int(st[GID, q])
-                if (_group_libs(st, sx, root, 3, False) == 2
-                        and ladder_catches_atari(st, zob, work, spare, out, sx, cell, root, color)):
-                    pv += params[P_PRIOR_LADDER_CAPTURE]
-                    pw += params[P_PRIOR_LADDER_CAPTURE]
-                    break
+                if _group_libs(st, sx, root, 3, False) == 2:
+                    if not atari:
+                        atari = True
+                        feats[nf] = F_ATARI + size_bucket(int(st[GSIZE, root]))
+                        nf += 1
+                    if ladders and ladder_catches_atari(st, zob, work, spare, out, sx, cell,
+                                                        root, color):
+                        pv += params[P_PRIOR_LADDER_CAPTURE]
+                        pw += params[P_PRIOR_LADDER_CAPTURE]
+                        feats[nf] = F_ATARI_LADDER
+                        nf += 1
+                        break
     if libs == 0 and taken == 0:   # in Loose a flip may be all the liberties a stone gets
         pv += params[P_PRIOR_SELF_MEAL]
+        feats[nf] = F_SELF_MEAL
+        nf += 1
     elif libs == 1 and taken == 0:
         pv += params[P_PRIOR_SELF_ATARI]
+        feats[nf] = F_SELF_ATARI + size_bucket(_joined_stones(st, cell, color, w))
+        nf += 1
+    elif libs >= 3 and _touches_two_liberty_group(st, sx, cell, color, w):
+        feats[nf] = F_DEFEND
+        nf += 1
     if capture == CAPTURE_MEALS:
         for q in (cell - 1, cell + 1, cell - w, cell + w):
             if st[BOARD, q] == enemy:
@@ -789,11 +868,16 @@ def prior(st, zob, work, spare, out, sx, cell, color, last, params, pat3):
                 if int(st[GLIBS, root]) >= 2 and is_glutton(st, root):
                     pv += params[P_PRIOR_STARVE]
                     pw += params[P_PRIOR_STARVE]
+                    feats[nf] = F_STARVE
+                    nf += 1
                     break
     if is_own_eye(st, cell, color):
         pv += params[P_PRIOR_EYE]
+        feats[nf] = F_OWN_EYE
+        nf += 1
     # shape
-    if pat3[pat3_code(st, cell, color, w)] != 0:
+    code = pat12_code(st, cell, color, w)
+    if pat3[code & 0xFFFF] != 0:
         pv += params[P_PRIOR_PATTERN]
         pw += params[P_PRIOR_PATTERN]
     # near the last move
@@ -809,25 +893,86 @@ def prior(st, zob, work, spare, out, sx, cell, color, last, params, pat3):
             bonus = 0.0
         pv += bonus
         pw += bonus
+        feats[nf] = F_NEAR_LAST + distance_bucket(d)
+        nf += 1
+    if last2 > 0:
+        feats[nf] = F_NEAR_OWN + distance_bucket(_distance(cell, last2, w))
+        nf += 1
     # the lines in an empty area: the first two are slow, the third is good
+    line = _line(st, cell)
     if _empty_around(st, cell, 3):
-        line = _line(st, cell)
         if line <= 2:
             pv += params[P_PRIOR_EDGE_EMPTY]
         elif line == 3:
             pv += params[P_PRIOR_THIRD_EMPTY]
             pw += params[P_PRIOR_THIRD_EMPTY]
+        feats[nf] = F_LINE_EMPTY + min(line, 5) - 1
+    else:
+        feats[nf] = F_LINE + min(line, 5) - 1
+    nf += 1
     # terrain: mountains are worth nothing, water 1.5; forts are worth a fight
     kind = st[TERR, cell]
     if kind == MOUNTAIN:
         pv += params[P_PRIOR_MOUNTAIN]
+        feats[nf] = F_MOUNTAIN
+        nf += 1
     elif kind == WATER:
         pv += params[P_PRIOR_WATER]
         pw += params[P_PRIOR_WATER]
+        feats[nf] = F_WATER
+        nf += 1
     if params[P_FORT_VALUE] > 0 and _near_fort(st, cell, w):
         pv += params[P_PRIOR_FORT]
         pw += params[P_PRIOR_FORT]
-    return pv, pw
+        feats[nf] = F_FORT
+        nf += 1
+    return pv, pw, nf, code
+
+
+@jit
+def _joined_stones(st, cell, color, w):
+    """Stones of the group a stone of ``color`` on ``cell`` would make (itself included)."""
+    total = 1
+    for i in range(4):
+        q = cell - 1 if i == 0 else (cell + 1 if i == 1 else (cell - w if i == 2 else cell + w))
+        if st[BOARD, q] != color:
+            continue
+        root = int(st[GID, q])
+        seen = False
+        for j in range(i):
+            p = cell - 1 if j == 0 else (cell + 1 if j == 1 else cell - w)
+            if st[BOARD, p] == color and int(st[GID, p]) == root:
+                seen = True
+        if not seen:
+            total += int(st[GSIZE, root])
+    return total
+
+
+@jit
+def _touches_two_liberty_group(st, sx, cell, color, w):
+    """Whether an own group next to ``cell`` has exactly two liberties (true ones in Loose)."""
+    loose = st[HDR, H_CAPTURE] == CAPTURE_LOOSE
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        if st[BOARD, q] == color and _group_libs(st, sx, int(st[GID, q]), 3, loose) == 2:
+            return True
+    return False
+
+
+@jit
+def learned_score(feats, nf, code, model):
+    """The learned model's score of a placement: the sum of the weights of its facts and of
+    its two shape keys (a key the model never saw adds nothing)."""
+    keys, key_ids, weights = model
+    total = 0.0
+    for i in range(nf):
+        total += weights[feats[i]]
+    n = len(keys)
+    if n > 0:
+        for key in (KEY_PAT3 | (code & 0xFFFF), KEY_PAT12 | code):
+            j = np.searchsorted(keys, key)
+            if j < n and keys[j] == key:
+                total += weights[key_ids[j]]
+    return total
 
 
 @jit
@@ -863,8 +1008,8 @@ def _near_fort(st, cell, w):
 
 # --------------------------------------------------------------------------- the tree's steps
 @jit
-def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last, passes,
-           params, pat3):
+def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last, last2,
+           passes, params, pat3, model):
     """Give ``node`` (position ``st``, ``color`` to move, ``passes`` passes just made) one child
     per legal placement (not one's own single-point eye where the game says so) and a pass,
     with their priors. Returns False, changing nothing, when the pool has no room.
@@ -875,20 +1020,8 @@ def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last
     more placements are left than a line of the board, even once the game is nearly over (a
     pass may then be the best move, as in Disto, where a placement can only feed the enemy)."""
     size = int(st[HDR, H_SIZE])
-    w = size + 2
-    skip_eyes = params[P_SKIP_EYES] != 0
     _, cand, _, _, _ = _blocks(st)
-    n = 0
-    for row in range(size - 1, -1, -1):
-        for col in range(size):
-            cell = (row + 1) * w + col + 1
-            if st[BOARD, cell] != EMPTY:
-                continue
-            if skip_eyes and is_own_eye(st, cell, color):
-                continue
-            if check(st, zob, work, spare, cell, color, out) == LEGAL:
-                sx[cand + n] = cell
-                n += 1
+    n = _placements(st, zob, work, spare, out, sx, color, params)
     used = int(thdr[T_USED])
     if used + n + 1 > int(thdr[T_CAPACITY]):
         return False
@@ -903,12 +1036,29 @@ def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last
     for k in range(n):
         cell = int(sx[cand + k])
         ti[NI_MOVE, first + k] = cell
+    learned = params[P_PRIOR_LEARNED]
+    if len(model[2]) == 0:
+        learned = 0.0
+    feats = np.zeros(MAX_FEATURES, np.int32)
+    best = -1e300
     for k in range(n):   # priors after the list is stored: they reuse the scratch blocks
         child = first + k
-        pv, pw = prior(st, zob, work, spare, out, sx, int(ti[NI_MOVE, child]), color, last,
-                       params, pat3)
+        pv, pw, nf, code = prior(st, zob, work, spare, out, sx, int(ti[NI_MOVE, child]), color,
+                                 last, last2, params, pat3, feats)
         tf[NF_PVISITS, child] = pv
         tf[NF_PWINS, child] = pw
+        if learned > 0:
+            score = learned_score(feats, nf, code, model)
+            tf[NF_SCORE, child] = score   # held here until the best score is known
+            best = max(best, score)
+    if learned > 0:
+        temperature = params[P_LEARNED_TEMPERATURE]
+        for k in range(n):
+            child = first + k
+            rate = math.exp((tf[NF_SCORE, child] - best) / temperature)
+            tf[NF_SCORE, child] = 0.0
+            tf[NF_PVISITS, child] += learned
+            tf[NF_PWINS, child] += learned * rate
     ti[NI_MOVE, first + n] = PASS
     weight = params[P_PRIOR_PASS]
     if passes >= 1:
@@ -924,6 +1074,53 @@ def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last
     ti[NI_FIRST, node] = first
     ti[NI_COUNT, node] = n + 1
     return True
+
+
+@jit
+def _placements(st, zob, work, spare, out, sx, color, params):
+    """List the placements a node gets as children in the candidate block of ``sx``: the
+    legal ones, not one's own single-point eye where the game says so; returns how many."""
+    size = int(st[HDR, H_SIZE])
+    w = size + 2
+    skip_eyes = params[P_SKIP_EYES] != 0
+    _, cand, _, _, _ = _blocks(st)
+    n = 0
+    for row in range(size - 1, -1, -1):
+        for col in range(size):
+            cell = (row + 1) * w + col + 1
+            if st[BOARD, cell] != EMPTY:
+                continue
+            if skip_eyes and is_own_eye(st, cell, color):
+                continue
+            if check(st, zob, work, spare, cell, color, out) == LEGAL:
+                sx[cand + n] = cell
+                n += 1
+    return n
+
+
+def empty_model():
+    """The arrays of a learned model that knows nothing (``learned_score`` adds 0)."""
+    return np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0, np.float64)
+
+
+@jit
+def candidate_features(st, zob, work, spare, out, sx, color, last, last2, params, pat3, feats,
+                       cells, features, counts, codes):
+    """The learned model's inputs for every placement a node would get as a child (training,
+    ``search/knowledge.py``): its cell, its facts (``counts[i]`` ids in ``features[i]``) and
+    its ``pat12_code``; returns how many placements (at most ``len(cells)``)."""
+    _, cand, _, _, _ = _blocks(st)
+    n = min(_placements(st, zob, work, spare, out, sx, color, params), len(cells))
+    for i in range(n):
+        cells[i] = sx[cand + i]   # the priors reuse the scratch blocks
+    for i in range(n):
+        _, _, nf, code = prior(st, zob, work, spare, out, sx, int(cells[i]), color, last, last2,
+                               params, pat3, feats)
+        counts[i] = nf
+        for j in range(nf):
+            features[i, j] = feats[j]
+        codes[i] = code
+    return n
 
 
 @jit
@@ -982,7 +1179,8 @@ def select(ti, tf, node, params):
 
 @jit
 def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, color,
-             root_passes, root_last, rng, params, pat3, hist, path, path_keys, seq, own):
+             root_passes, root_last, root_last2, rng, params, pat3, model, hist, path,
+             path_keys, seq, own):
     """One simulation from ``root`` (position ``root_st``, ``color`` to move): descend by
     urgency, expand a leaf that has been visited often enough, play out, score, back up the
     result (with AMAF) and add the final owners to ``own`` (Black's counts, White's, then the
@@ -995,6 +1193,7 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
     path[0] = root
     passes = root_passes
     last = root_last
+    last2 = root_last2
     n_seq = 0
     ended = False
     final = 3 - color
@@ -1006,12 +1205,13 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
             if depth > 0 and tf[NF_VISITS, node] < expand_visits:
                 break
             if not expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, to_move,
-                          last, passes, params, pat3):
+                          last, last2, passes, params, pat3, model):
                 break
         child = select(ti, tf, node, params)
         if child < 0:
             break
         move = int(ti[NI_MOVE, child])
+        last2 = last
         if move == PASS:
             passes += 1
             last = 0
@@ -1107,15 +1307,16 @@ def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, 
 
 @jit
 def run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, color,
-        root_passes, root_last, rng, params, pat3, hist, path, path_keys, seq, own, count):
+        root_passes, root_last, root_last2, rng, params, pat3, model, hist, path, path_keys,
+        seq, own, count):
     """``count`` simulations (attempts that met a repeat do not count but are bounded);
     returns the number that completed."""
     done = 0
     attempts = 0
     while done < count and attempts < 4 * count + 100:
         done += simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root,
-                         color, root_passes, root_last, rng, params, pat3, hist, path,
-                         path_keys, seq, own)
+                         color, root_passes, root_last, root_last2, rng, params, pat3, model,
+                         hist, path, path_keys, seq, own)
         attempts += 1
     return done
 
@@ -1184,7 +1385,7 @@ def compact(ti, tf, thdr, root, remap):
 
 # --------------------------------------------------------------------------- warm-up
 ENTRY_POINTS = ("position_key", "hash_insert", "hash_contains", "run", "new_root",
-                "find_child", "compact", "playout", "black_result")
+                "find_child", "compact", "playout", "black_result", "candidate_features")
 
 
 def warm_all():
@@ -1232,8 +1433,18 @@ def warm_all():
         own = np.zeros(2 * area + 1, np.int32)
         rng = np.array([12345], np.int64)
         root = new_root(ti, tf, thdr, int(PASS))
-        run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, int(root), int(BLACK),
-            int(0), int(0), rng, params, pat3, hist, path, path_keys, seq, own, int(30))
+        params[P_PRIOR_LEARNED] = 1
+        params[P_LEARNED_TEMPERATURE] = 1
+        model = empty_model()
+        for m in (model, (np.array([KEY_PAT3], np.int64), np.zeros(1, np.int32),
+                          np.zeros(F_COUNT, np.float64))):
+            run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, int(root),
+                int(BLACK), int(0), int(0), int(0), rng, params, pat3, m, hist, path, path_keys,
+                seq, own, int(30))
+        feats = np.zeros(MAX_FEATURES, np.int32)
+        candidate_features(st, zob, work, spare, out, sx, int(BLACK), int(0), int(0), params,
+                           pat3, feats, np.zeros(1, np.int32), np.zeros((1, MAX_FEATURES), np.int32),
+                           np.zeros(1, np.int32), np.zeros(1, np.int64))
         child = find_child(ti, int(root), int(PASS))
         remap = np.zeros(cap, np.int32)
         compact(ti, tf, thdr, int(max(child, 0)), remap)

@@ -23,7 +23,7 @@ from ..board import SCORE_AREA
 from ..board import _backend as board_backend
 from ..coords import Color, Move
 from ..errors import RulesError
-from . import _backend, patterns
+from . import _backend, knowledge, patterns
 from .params import make_params
 from .tree import BYTES_PER_NODE, Base, Tree, Workspace
 
@@ -242,6 +242,7 @@ class SearchPlayer:
         overrides.setdefault("heavy", int(self.settings.heavy))
         params = make_params(game, **overrides)
         pat3 = patterns.table()
+        model = knowledge.arrays_for(game.rules.name)
         position = game.position
         root_state = position.state
         hist = self._history_table(game)
@@ -253,6 +254,7 @@ class SearchPlayer:
         # it, with its exact result.
         root_passes = 0
         root_last = moves[-1][1] if moves else 0
+        root_last2 = moves[-2][1] if len(moves) >= 2 else 0
         roots = [self._root(tree, game, color, moves) for tree in self._trees]
         for index, space in enumerate(self._spaces):
             space.own[:] = 0
@@ -281,8 +283,9 @@ class SearchPlayer:
                 counts[i] += int(ka.run(root_state, space.state, _ZOBRIST, space.work,
                                         space.spare, space.out, space.owner, space.scratch,
                                         tree.ti, tree.tf, tree.header, int(roots[i]),
-                                        int(color), int(root_passes), int(root_last), space.rng,
-                                        params, pat3, hist, space.path, space.path_keys,
+                                        int(color), int(root_passes), int(root_last),
+                                        int(root_last2), space.rng, params, pat3, model, hist,
+                                        space.path, space.path_keys,
                                         space.seq, space.own, int(want)))
                 cpu[i] += time.thread_time() - c0
                 now = time.perf_counter()

@@ -1,0 +1,105 @@
+"""Train the learned move model of a game (``gtp_engine/search/knowledge.py``) from games.
+
+    # 1. games of deep searches of our own (here 80 games of 9x9 Loose at 2000 simulations a
+    #    move, one thread per engine, resigning below 5%; forts by the quick heuristic)
+    python scripts/train_priors.py play --variant loose --games 80 --playouts 2000 --out runs/priors/loose
+    # 2. fit the weights to every placement played in them and write the file the engine loads
+    python scripts/train_priors.py fit --variant loose runs/priors/loose --out gtp_engine/search/knowledge/loose.npz
+
+How the shipped files were made (the budget, on this project's 2-core machine): ``play`` with
+the command above for each of go, loose, goncrete, disto and terrain (9x9, 2000 simulations a
+move, seeds from the match runner's ``--seed``, 8 games per round in several rounds, an hour of
+one core for all five games), then ``fit`` with its defaults (min count 20, L2 1e-3, 300 Adam
+steps, one game in ten held out); ``fit`` prints how often the model's first choice is the
+move played, on the games it learned from and on the held-out ones, and writes the same
+figures into the file. ``play`` is ``vargo-match`` between two equal engines; any folder of
+SGF files of a game (for Go, GNU Go's games too) can be given to ``fit``.
+"""
+
+import argparse
+import glob
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import sgf  # noqa: E402
+from gtp_engine.search import training  # noqa: E402
+
+
+def play(args) -> int:
+    engine = (f"{sys.executable} -P -m gtp_engine --playouts {args.playouts} --threads 1 "
+              f"--quiet --resign 0.05 --fort-playouts 0 --seed {{seed}}")
+    command = [sys.executable, "-P", "-m", "gtp_engine.match", engine, engine,
+               "--variant", args.variant, "--size", str(args.size), "--games", str(args.games),
+               "--jobs", str(args.jobs), "--seed", str(args.seed), "--out", args.out]
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    return subprocess.call(command, env=env)
+
+
+def load_games(folders, variant):
+    games = []
+    for folder in folders:
+        for path in sorted(glob.glob(os.path.join(folder, "**", "*.sgf"), recursive=True)):
+            try:
+                game = sgf.game_from_sgf(sgf.read_file(path))
+            except Exception as error:   # a broken record is skipped, not fatal
+                print(f"skipped {path}: {error}", file=sys.stderr)
+                continue
+            if game.rules.name == variant and game.moves:
+                games.append(game)
+    return games
+
+
+def fit(args) -> int:
+    games = load_games(args.folders, args.variant)
+    if len(games) < 2:
+        print(f"need at least 2 games of {args.variant}, found {len(games)}", file=sys.stderr)
+        return 2
+    random.Random(args.seed).shuffle(games)
+    held = max(1, len(games) // 10)
+    start = time.perf_counter()
+    train = training.examples_from_games(games[held:])
+    test = training.examples_from_games(games[:held])
+    print(f"{len(games)} games: {train.positions} positions to learn from, {test.positions} "
+          f"held out ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
+    info = (f"{args.variant}: {len(games)} games, {train.positions} positions; min count "
+            f"{args.min_count}, l2 {args.l2}, {args.iterations} steps")
+    result = training.fit(train, test, args.min_count, args.l2, args.iterations, info=info)
+    result.model.info = info + "; " + result.report()
+    print(f"{result.model.info}; {len(result.model.pat3)} 3x3 shapes, "
+          f"{len(result.model.pat12)} 12-point shapes", file=sys.stderr)
+    if args.out:
+        result.model.save(args.out)
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    p = commands.add_parser("play", help="self-play games of deep searches")
+    p.add_argument("--variant", required=True)
+    p.add_argument("--size", type=int, default=9)
+    p.add_argument("--games", type=int, default=80)
+    p.add_argument("--playouts", type=int, default=2000)
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", required=True)
+    f = commands.add_parser("fit", help="fit the model to the games in folders of SGF files")
+    f.add_argument("folders", nargs="+")
+    f.add_argument("--variant", required=True)
+    f.add_argument("--min-count", type=int, default=20)
+    f.add_argument("--l2", type=float, default=1e-3)
+    f.add_argument("--iterations", type=int, default=300)
+    f.add_argument("--seed", type=int, default=1)
+    f.add_argument("--out")
+    args = parser.parse_args(argv)
+    return play(args) if args.command == "play" else fit(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
