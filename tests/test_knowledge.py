@@ -1,0 +1,221 @@
+"""The learned move model: its shapes are the same in every orientation, the facts it reads are
+the ones the diagrams show, the fit learns what the played moves have in common, a model file
+reads back as written, and the tree's priors follow the model. Kernels are the pure-Python
+mirror (the same source as the compiled ones)."""
+
+import numpy as np
+import pytest
+
+from gtp_engine.coords import Color, parse_vertex
+from gtp_engine.search import _backend, knowledge, patterns, training
+from gtp_engine.search.params import make_params
+from gtp_engine.search.player import _ZOBRIST
+from gtp_engine.search.tree import Tree, Workspace
+
+from test_ladders import IN_ATARI, TWO_LIBERTIES
+from test_search import setup
+
+K = _backend.mirror
+
+CORNER = """
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    . X O . . . .
+    . . X . . . .
+    . . . . . . ."""
+
+
+def _cell(game, vertex):
+    row, col = parse_vertex(vertex, game.size)
+    return (row + 1) * (game.size + 2) + col + 1
+
+
+def _rotate(text):
+    """The diagram turned a quarter (clockwise)."""
+    rows = [line.split() for line in text.strip().splitlines()]
+    turned = [list(row) for row in zip(*rows[::-1])]
+    return "\n".join(" ".join(row) for row in turned)
+
+
+def _rotate_vertex(vertex, size):
+    """Where ``vertex`` goes when the diagram turns a quarter clockwise."""
+    row, col = parse_vertex(vertex, size)
+    top, left = size - 1 - row, col           # from the diagram's top-left corner
+    top, left = left, size - 1 - top
+    return "ABCDEFGHJKLMNOPQRST"[left] + str(size - top)
+
+
+def _candidates(game, color, last=0, last2=0):
+    space = Workspace(game.size)
+    area = game.size * game.size
+    cells = np.zeros(area, np.int32)
+    features = np.zeros((area, K.MAX_FEATURES), np.int32)
+    counts = np.zeros(area, np.int32)
+    codes = np.zeros(area, np.int64)
+    n = K.candidate_features(game.position.state.copy(), _ZOBRIST, space.work, space.spare,
+                             space.out, space.scratch, int(color), int(last), int(last2),
+                             make_params(game), patterns.table(),
+                             np.zeros(K.MAX_FEATURES, np.int32), cells, features, counts, codes)
+    return {int(cells[i]): (set(features[i, :counts[i]].tolist()), int(codes[i]))
+            for i in range(n)}
+
+
+def test_the_eight_symmetries_are_distinct_and_canonical_codes_do_not_depend_on_them():
+    assert len(set(knowledge.SYMMETRIES)) == 8
+    codes = np.random.default_rng(1).integers(0, 1 << 24, 500)
+    canonical = knowledge.canonical(codes)
+    for perm in knowledge.SYMMETRIES:
+        assert (knowledge.canonical(knowledge.transformed(codes, perm)) == canonical).all()
+    assert (canonical <= codes).all()
+
+
+def test_a_turned_diagram_has_the_same_canonical_shape_at_the_turned_point():
+    game = setup("go", CORNER)
+    turned = setup("go", _rotate(CORNER))
+    for vertex in ("C4", "B4", "D3", "B2", "D2", "E5"):
+        other = _rotate_vertex(vertex, 7)
+        a = _candidates(game, Color.BLACK)[_cell(game, vertex)][1]
+        b = _candidates(turned, Color.BLACK)[_cell(turned, other)][1]
+        assert knowledge.canonical([a])[0] == knowledge.canonical([b])[0]
+        assert knowledge.canonical3([a])[0] == knowledge.canonical3([b])[0]
+    # the edge is part of the shape: a point on the first line is not one in the middle
+    first = _candidates(game, Color.BLACK)[_cell(game, "D1")][1]
+    middle = _candidates(game, Color.BLACK)[_cell(game, "E5")][1]
+    assert knowledge.canonical([first])[0] != knowledge.canonical([middle])[0]
+
+
+def test_the_facts_are_those_of_the_diagrams():
+    game = setup("go", TWO_LIBERTIES)
+    facts = _candidates(game, Color.BLACK, last=_cell(game, "D4"))
+    d3 = facts[_cell(game, "D3")][0]
+    assert K.F_ATARI + 0 in d3 and K.F_ATARI_LADDER in d3      # the atari that ladders D4
+    assert K.F_NEAR_LAST + K.distance_bucket(2) in d3
+    assert K.F_ATARI not in facts[_cell(game, "A9")][0]
+    assert K.F_LINE_EMPTY + 0 in facts[_cell(game, "A9")][0]
+    caught = setup("go", IN_ATARI)
+    facts = _candidates(caught, Color.WHITE)
+    e4 = facts[_cell(caught, "E4")][0]
+    assert K.F_ESCAPE + 0 in e4 and K.F_ESCAPE_LADDER in e4   # running into the ladder
+    # Black to move: E4 takes the stone
+    assert K.F_CAPTURE + 0 in _candidates(caught, Color.BLACK)[_cell(caught, "E4")][0]
+
+
+def test_self_atari_and_two_liberty_fights():
+    game = setup("go", """
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . X X . . .
+        . X O O X . .
+        X . . . . . .
+        . . . . . . .""")
+    # White's C3 D3 have two liberties, C2 and D2
+    white = _candidates(game, Color.WHITE)
+    assert K.F_DEFEND in white[_cell(game, "D2")][0]          # three liberties after it
+    assert K.F_DEFEND not in white[_cell(game, "F6")][0]
+    black = _candidates(game, Color.BLACK)
+    assert K.F_ATARI + 1 in black[_cell(game, "D2")][0]        # an atari on two stones
+    assert not any(K.F_ATARI <= f < K.F_ATARI + 3 for f in black[_cell(game, "F6")][0])
+    # White's B2 would have one liberty (B1): a self-atari of one stone
+    corner = setup("go", """
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . X . . . . .
+        X . X . . . .
+        . . . . . . .""")
+    facts = _candidates(corner, Color.WHITE)[_cell(corner, "B2")][0]
+    assert K.F_SELF_ATARI + 0 in facts
+
+
+def _examples(positions, seed):
+    """Positions of 8 placements with random lines, where the placement with a capture of one
+    stone (one per position) is always the one played."""
+    rng = np.random.default_rng(seed)
+    examples = training.Examples()
+    for _ in range(positions):
+        counts = np.full(8, 2, np.int32)
+        features = np.zeros((8, K.MAX_FEATURES), np.int32)
+        features[:, 0] = K.F_LINE + rng.integers(0, 5, 8)
+        features[:, 1] = K.F_NEAR_LAST + rng.integers(0, 9, 8)
+        played = int(rng.integers(0, 8))
+        features[played, 2] = K.F_CAPTURE
+        counts[played] = 3
+        codes = rng.integers(0, 1 << 24, 8)
+        examples.add(counts, features, codes, played)
+    return examples
+
+
+def test_the_fit_learns_what_the_played_moves_have_in_common():
+    result = training.fit(_examples(300, 1), _examples(50, 2), min_count=5, iterations=200)
+    weights = result.model.fixed
+    assert result.test_accuracy == 1.0
+    assert weights[K.F_CAPTURE] > 2.0
+    assert abs(weights[K.F_LINE:K.F_LINE + 5]).max() < 0.5 * weights[K.F_CAPTURE]
+    assert result.test_loglik > -0.5
+
+
+def test_a_model_file_reads_back_and_scores_a_placement_in_every_orientation(tmp_path):
+    game = setup("go", CORNER)
+    turned = setup("go", _rotate(CORNER))
+    facts, code = _candidates(game, Color.BLACK)[_cell(game, "C4")]
+    fixed = np.zeros(K.F_COUNT)
+    fixed[K.F_LINE + 2] = 0.25        # C4 is on the third line, stones near
+    model = knowledge.Model(fixed, {int(knowledge.canonical3([code])[0]): 0.5},
+                            {int(knowledge.canonical([code])[0]): 1.0}, "test")
+    model.save(tmp_path / "go.npz")
+    loaded = knowledge.Model.load(tmp_path / "go.npz")
+    assert loaded.info == "test" and (loaded.fixed == fixed).all()
+    arrays = loaded.arrays()
+    for position, vertex in ((game, "C4"), (turned, _rotate_vertex("C4", 7))):
+        facts, code = _candidates(position, Color.BLACK)[_cell(position, vertex)]
+        ids = np.array(sorted(facts), np.int32)
+        assert K.learned_score(ids, len(ids), code, arrays) == pytest.approx(1.75)
+    # a shape the model never saw adds nothing
+    facts, code = _candidates(game, Color.BLACK)[_cell(game, "F6")]
+    ids = np.array(sorted(facts), np.int32)
+    assert K.learned_score(ids, len(ids), code, arrays) == pytest.approx(
+        sum(fixed[i] for i in ids))
+
+
+def test_the_tree_gives_the_moves_the_model_likes_the_better_priors():
+    game = setup("go", CORNER)
+    fixed = np.zeros(K.F_COUNT)
+    fixed[K.F_LINE + 0] = 3.0         # the model loves the first line
+    arrays = knowledge.Model(fixed, {}, {}).arrays()
+
+    def priors(model, **overrides):
+        tree, space = Tree(500), Workspace(game.size)
+        root = tree.reset(None)
+        K.expand(game.position.state.copy(), _ZOBRIST, space.work, space.spare, space.out,
+                 space.owner, space.scratch, tree.ti, tree.tf, tree.header, root,
+                 int(Color.BLACK), 0, 0, 0, make_params(game, **overrides), patterns.table(),
+                 model)
+        first, count = tree.ti[K.NI_FIRST, root], tree.ti[K.NI_COUNT, root]
+        return {int(tree.ti[K.NI_MOVE, c]): tree.tf[K.NF_PWINS, c] / tree.tf[K.NF_PVISITS, c]
+                for c in range(first, first + count) if tree.ti[K.NI_MOVE, c] != K.PASS}
+
+    plain = priors(K.empty_model())
+    learned = priors(arrays, prior_learned=50)
+    off = priors(arrays, prior_learned=0)
+    a1, d4 = _cell(game, "A1"), _cell(game, "D4")
+    assert off == plain
+    assert learned[a1] - learned[d4] > plain[a1] - plain[d4] + 0.2
+    # the best placement's learned wins are all its virtual simulations
+    assert max(learned.values()) > max(plain.values())
+
+
+@pytest.mark.parametrize("variant", ["go", "loose", "goncrete", "disto", "terrain"])
+def test_a_shipped_model_reads_and_likes_captures(variant):
+    path = knowledge.model_path(variant)
+    if not path.exists():
+        pytest.skip(f"no model for {variant} yet")
+    model = knowledge.Model.load(path)
+    assert len(model.fixed) == K.F_COUNT and model.pat3 and model.pat12
+    assert "held out" in model.info                 # the fit's figures are in the file
+    assert len(knowledge.arrays_for(variant)[0]) >= len(model.pat3) + len(model.pat12)
+    if variant != "disto":                          # Disto takes nothing: meals stay
+        assert model.fixed[K.F_CAPTURE + 3] > model.fixed[K.F_SELF_ATARI + 2]
