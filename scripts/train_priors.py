@@ -70,6 +70,7 @@ def fit(args) -> int:
     info = (f"{args.variant}: {len(games)} games, {train.positions} positions; min count "
             f"{args.min_count}, l2 {args.l2}, {args.iterations} steps")
     result = training.fit(train, test, args.min_count, args.l2, args.iterations, info=info)
+    result.model.sizes = tuple(args.sizes) if args.sizes else tuple(sorted({g.size for g in games}))
     result.model.info = info + "; " + result.report()
     print(f"{result.model.info}; {len(result.model.pat3)} 3x3 shapes, "
           f"{len(result.model.pat12)} 12-point shapes", file=sys.stderr)
@@ -96,6 +97,8 @@ def main(argv=None) -> int:
     f.add_argument("--l2", type=float, default=1e-3)
     f.add_argument("--iterations", type=int, default=300)
     f.add_argument("--seed", type=int, default=1)
+    f.add_argument("--sizes", type=int, nargs="*",
+                   help="board sizes the engine uses the model on (default: the games' sizes)")
     f.add_argument("--out")
     args = parser.parse_args(argv)
     return play(args) if args.command == "play" else fit(args)

@@ -165,10 +165,10 @@ def test_a_model_file_reads_back_and_scores_a_placement_in_every_orientation(tmp
     fixed = np.zeros(K.F_COUNT)
     fixed[K.F_LINE + 2] = 0.25        # C4 is on the third line, stones near
     model = knowledge.Model(fixed, {int(knowledge.canonical3([code])[0]): 0.5},
-                            {int(knowledge.canonical([code])[0]): 1.0}, "test")
+                            {int(knowledge.canonical([code])[0]): 1.0}, "test", (7, 9))
     model.save(tmp_path / "go.npz")
     loaded = knowledge.Model.load(tmp_path / "go.npz")
-    assert loaded.info == "test" and (loaded.fixed == fixed).all()
+    assert loaded.info == "test" and (loaded.fixed == fixed).all() and loaded.sizes == (7, 9)
     arrays = loaded.arrays()
     for position, vertex in ((game, "C4"), (turned, _rotate_vertex("C4", 7))):
         facts, code = _candidates(position, Color.BLACK)[_cell(position, vertex)]
@@ -216,6 +216,7 @@ def test_a_shipped_model_reads_and_likes_captures(variant):
     model = knowledge.Model.load(path)
     assert len(model.fixed) == K.F_COUNT and model.pat3 and model.pat12
     assert "held out" in model.info                 # the fit's figures are in the file
-    assert len(knowledge.arrays_for(variant)[0]) >= len(model.pat3) + len(model.pat12)
+    for size in model.sizes:
+        assert len(knowledge.arrays_for(variant, size)[0]) >= len(model.pat3) + len(model.pat12)
     if variant != "disto":                          # Disto takes nothing: meals stay
         assert model.fixed[K.F_CAPTURE + 3] > model.fixed[K.F_SELF_ATARI + 2]

@@ -79,13 +79,14 @@ class Model:
     canonical 3x3 and 12-point shapes (a shape not listed weighs 0)."""
 
     def __init__(self, fixed: np.ndarray, pat3: Dict[int, float], pat12: Dict[int, float],
-                 info: str = ""):
+                 info: str = "", sizes: Tuple[int, ...] = ()):
         if len(fixed) != K.F_COUNT:
             raise ValueError(f"a model has {K.F_COUNT} fixed weights, not {len(fixed)}")
         self.fixed = np.asarray(fixed, np.float64)
         self.pat3 = dict(pat3)
         self.pat12 = dict(pat12)
         self.info = info
+        self.sizes = tuple(int(n) for n in sizes)   #: board sizes it is for (empty: every size)
 
     def save(self, path) -> None:
         buffer = io.BytesIO()
@@ -95,7 +96,7 @@ class Model:
             pat3_weights=np.array([self.pat3[c] for c in sorted(self.pat3)], np.float32),
             pat12_codes=np.array(sorted(self.pat12), np.int64),
             pat12_weights=np.array([self.pat12[c] for c in sorted(self.pat12)], np.float32),
-            info=np.array(self.info))
+            info=np.array(self.info), sizes=np.array(self.sizes, np.int64))
         write_atomically(Path(path), buffer.getvalue())
 
     @classmethod
@@ -104,7 +105,7 @@ class Model:
             return cls(data["fixed"],
                        dict(zip(data["pat3_codes"].tolist(), data["pat3_weights"].tolist())),
                        dict(zip(data["pat12_codes"].tolist(), data["pat12_weights"].tolist())),
-                       str(data["info"]))
+                       str(data["info"]), tuple(data["sizes"].tolist()))
 
     def arrays(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The kernels' form (``kernels.learned_score``): sorted tagged keys of every
@@ -132,10 +133,13 @@ def model_path(variant: str) -> Path:
 
 
 @lru_cache(maxsize=None)
-def arrays_for(variant: str, path: Optional[str] = None) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The kernels' arrays of the model of ``variant`` (or of the file ``path``); the empty
-    model when there is no file."""
-    file = Path(path) if path else model_path(variant)
+def arrays_for(variant: str, size: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The kernels' arrays of the model of ``variant`` on a board of ``size``; the empty
+    model when there is no file or the model is not for that size."""
+    file = model_path(variant)
     if not file.exists():
         return K.empty_model()
-    return Model.load(file).arrays()
+    model = Model.load(file)
+    if model.sizes and size not in model.sizes:
+        return K.empty_model()
+    return model.arrays()

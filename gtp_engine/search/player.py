@@ -242,7 +242,7 @@ class SearchPlayer:
         overrides.setdefault("heavy", int(self.settings.heavy))
         params = make_params(game, **overrides)
         pat3 = patterns.table()
-        model = knowledge.arrays_for(game.rules.name)
+        model = knowledge.arrays_for(game.rules.name, game.size)
         position = game.position
         root_state = position.state
         hist = self._history_table(game)
