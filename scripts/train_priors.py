@@ -75,6 +75,7 @@ def fit(args) -> int:
     print(f"{result.model.info}; {len(result.model.pat3)} 3x3 shapes, "
           f"{len(result.model.pat12)} 12-point shapes", file=sys.stderr)
     if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         result.model.save(args.out)
     return 0
 
