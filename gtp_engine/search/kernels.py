@@ -135,8 +135,8 @@ P_SCORE_POINTS = 35       # the margin (points) at and beyond which that share i
 P_READ_LADDERS = 36       # 1: read ladders (the rules' ``reads_ladders``)
 P_PRIOR_LADDER_RUN = 37   # losses for extending a group that a ladder catches anyway
 P_PRIOR_LADDER_CAPTURE = 38   # wins for the atari that starts a working ladder
-P_PRIOR_LEARNED = 39      # virtual simulations the learned move model gives each placement
-P_LEARNED_TEMPERATURE = 40   # their win rate: exp((score - best score) / this)
+P_PRIOR_LEARNED = 39      # virtual wins the learned move model gives its first choice
+P_LEARNED_TEMPERATURE = 40   # another placement gets exp((score - best score) / this) of them
 P_COUNT = 41
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
@@ -1055,10 +1055,10 @@ def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last
         temperature = params[P_LEARNED_TEMPERATURE]
         for k in range(n):
             child = first + k
-            rate = math.exp((tf[NF_SCORE, child] - best) / temperature)
+            bonus = learned * math.exp((tf[NF_SCORE, child] - best) / temperature)
             tf[NF_SCORE, child] = 0.0
-            tf[NF_PVISITS, child] += learned
-            tf[NF_PWINS, child] += learned * rate
+            tf[NF_PVISITS, child] += bonus
+            tf[NF_PWINS, child] += bonus
     ti[NI_MOVE, first + n] = PASS
     weight = params[P_PRIOR_PASS]
     if passes >= 1:

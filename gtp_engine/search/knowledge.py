@@ -8,7 +8,8 @@ neighbourhood and the 12 points within a go player's distance of 4 (``kernels.pa
 each shape taken with its 8 rotations and reflections as one. The probability that a
 placement is the one chosen is its ``exp(score)`` over the sum of all placements'. The tree
 turns the scores into priors (``kernels.expand``: the best placement gets ``prior_learned``
-virtual wins, another ``exp(difference / learned_temperature)`` of them).
+virtual wins, another ``exp(difference / learned_temperature)`` of them; a bonus only, the
+hand-set priors keep their penalties).
 
 The weights are fitted by ``search/training.py`` (command and budget in
 ``scripts/train_priors.py``) and ship as ``knowledge/<game>.npz``; a game without a file has

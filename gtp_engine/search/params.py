@@ -34,8 +34,9 @@ PRIOR_MOUNTAIN = 20         #: losses for a mountain point (worth nothing, T5)
 PRIOR_WATER = 4             #: wins for a water point (worth 1.5, T5)
 PRIOR_FORT = 6              #: wins next to a fort (worth fort_value to whoever surrounds it)
 PRIOR_PASS = 10             #: losses for passing (the tree learns when it is right)
-PRIOR_LEARNED = 30          #: virtual simulations the learned move model (knowledge.py) gives
-LEARNED_TEMPERATURE = 1.0   #: ... at a win rate of exp((score - best score) / this)
+PRIOR_LEARNED = 30          #: virtual wins the learned move model (knowledge.py) gives its first
+#                              choice; another placement exp((score - best score) / temperature)
+LEARNED_TEMPERATURE = 1.0   #: of them
 TRY_BELOW = 0.1             #: a choice below this value is made again without AMAF (kernels.select)
 SCORE_WEIGHT = 0.05         #: share of a simulation's value that its margin gives (kernels.score_value)
 SCORE_POINTS = 0.5          #: the margin that counts in full: this share of the board's points
