@@ -9,7 +9,7 @@
 How the shipped files were made (the budget, on this project's 2-core machine): ``play`` with
 the command above for each of go, loose, goncrete, disto and terrain (9x9, 2000 simulations a
 move, seeds from the match runner's ``--seed``, 8 games per round in several rounds, an hour of
-one core for all five games), then ``fit`` with its defaults (min count 20, L2 1e-3, 300 Adam
+one core for all five games), then ``fit`` with its defaults (min count 10, L2 1e-3, 300 Adam
 steps, one game in ten held out); ``fit`` prints how often the model's first choice is the
 move played, on the games it learned from and on the held-out ones, and writes the same
 figures into the file. ``play`` is ``vargo-match`` between two equal engines; any folder of
@@ -94,7 +94,7 @@ def main(argv=None) -> int:
     f = commands.add_parser("fit", help="fit the model to the games in folders of SGF files")
     f.add_argument("folders", nargs="+")
     f.add_argument("--variant", required=True)
-    f.add_argument("--min-count", type=int, default=20)
+    f.add_argument("--min-count", type=int, default=10)
     f.add_argument("--l2", type=float, default=1e-3)
     f.add_argument("--iterations", type=int, default=300)
     f.add_argument("--seed", type=int, default=1)
