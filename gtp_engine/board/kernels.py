@@ -55,8 +55,11 @@ else:
         os.environ["NUMBA_OPT"] = COMPILE_OPT
         numba_config.reload_config()
 
-    # cache=True: compile once per machine; nogil: the search may run playouts in threads.
-    jit = numba.njit(cache=True, nogil=True)
+    # cache=True: compile once per machine; nogil: the search may run playouts in threads;
+    # _nrt=False: these kernels never allocate, and without numba's reference counting the
+    # arrays passed from function to function cost no atomic increments and decrements
+    # (9x9 random playouts measured 1.30x faster). A kernel that allocates fails to compile.
+    jit = numba.njit(cache=True, nogil=True, _nrt=False)
 
 
 # --------------------------------------------------------------------------- codes and layout
@@ -172,6 +175,20 @@ def init_state(st, size, kinds):
 @jit
 def set_capture(st, capture):
     st[HDR, H_CAPTURE] = capture
+
+
+if PURE_PYTHON:
+    def copy_state(dst, src):
+        """``dst[:] = src`` (numpy copies at once in the mirror)."""
+        dst[:] = src
+else:
+    @jit
+    def copy_state(dst, src):
+        """``dst[:] = src`` cell by cell: the compiled slice copy may need a temporary (in case
+        the two overlap), which kernels without reference counting cannot allocate."""
+        for i in range(src.shape[0]):
+            for j in range(src.shape[1]):
+                dst[i, j] = src[i, j]
 
 
 @jit
@@ -1215,10 +1232,10 @@ def play(st, zob, work, spare, cell, color, out):
         return _apply(st, zob, work, cell, color, out, True)
     if code != NEEDS_TRIAL:
         return code
-    spare[:] = st
+    copy_state(spare, st)
     code = _apply(spare, zob, work, cell, color, out, False)
     if code == LEGAL:
-        st[:] = spare
+        copy_state(st, spare)
         if st[HDR, H_UNSETTLED] != 0:
             _update_unsettled(st)
     return code
@@ -1230,7 +1247,7 @@ def check(st, zob, work, spare, cell, color, out):
     code = _precheck(st, work, cell, color)
     if code != NEEDS_TRIAL:
         return code
-    spare[:] = st
+    copy_state(spare, st)
     return _apply(spare, zob, work, cell, color, out, False)
 
 
@@ -1445,7 +1462,7 @@ def playout_batch(st, zob, work, spare, game, out, owner, color, skip_own_eyes, 
     a = int(st[HDR, H_AREA])
     wins = 0
     for _ in range(count):
-        game[:] = st
+        copy_state(game, st)
         black, white, moves, reason = playout(game, zob, work, spare, out, owner, color,
                                               skip_own_eyes, max_moves, rng, scoring, fort_value)
         white += komi_halves
