@@ -9,9 +9,10 @@ and per processor second of one thread, which the load of a shared machine does 
 ``--seconds`` each from the empty board (after the forts in Terrain Go). The minimal kernel
 (``minimal_playout``) is about the least a legal random Go playout can do: strings as circular
 lists with incrementally kept pseudo-liberties, the empty points in a list drawn by rejection,
-simple ko, no hash, no bookkeeping for anything else; the board's own random playout is reported
-as a share of it (both per processor second, best of three). Figures, not tests: the machine is
-shared and noisy, so compare within one run.
+simple ko, no hash, no bookkeeping for anything else; with the same random numbers it plays the
+very games the board's own random playout plays, which is reported as a share of it (both per
+processor second, best of three, compiled alike at the engine's LLVM level). Figures, not
+tests: the machine is shared and noisy, so compare within one run.
 """
 
 import argparse
