@@ -40,6 +40,8 @@ except NameError:
 if PURE_PYTHON:
     def jit(function):
         return function
+
+    jit_inline = jit
 else:
     import os
 
@@ -55,8 +57,16 @@ else:
         os.environ["NUMBA_OPT"] = COMPILE_OPT
         numba_config.reload_config()
 
-    # cache=True: compile once per machine; nogil: the search may run playouts in threads.
-    jit = numba.njit(cache=True, nogil=True)
+    # cache=True: compile once per machine; nogil: the search may run playouts in threads;
+    # _nrt=False: these kernels never allocate, and without numba's reference counting the
+    # arrays passed from function to function cost no atomic increments and decrements
+    # (9x9 random playouts measured 1.30x faster). A kernel that allocates fails to compile.
+    jit = numba.njit(cache=True, nogil=True, _nrt=False)
+    # inline="always" for the functions on the way of a Go move that LLVM leaves as calls:
+    # numba pastes their body into the caller, where a call would pass every array as its 7
+    # to 9 fields (9x9 random playouts 1.44x faster, and no longer to compile: ``play``
+    # applies a move at one place only). Small helpers LLVM inlines by itself.
+    jit_inline = numba.njit(cache=True, nogil=True, _nrt=False, inline="always")
 
 
 # --------------------------------------------------------------------------- codes and layout
@@ -172,6 +182,20 @@ def init_state(st, size, kinds):
 @jit
 def set_capture(st, capture):
     st[HDR, H_CAPTURE] = capture
+
+
+if PURE_PYTHON:
+    def copy_state(dst, src):
+        """``dst[:] = src`` (numpy copies at once in the mirror)."""
+        dst[:] = src
+else:
+    @jit
+    def copy_state(dst, src):
+        """``dst[:] = src`` cell by cell: the compiled slice copy may need a temporary (in case
+        the two overlap), which kernels without reference counting cannot allocate."""
+        for i in range(src.shape[0]):
+            for j in range(src.shape[1]):
+                dst[i, j] = src[i, j]
 
 
 @jit
@@ -426,7 +450,7 @@ def _is_glutton(st, root):
 
 
 # --------------------------------------------------------------------------- pre-checks
-@jit
+@jit_inline
 def _precheck_remove(st, work, cell, color):
     """Go1 and T4 without touching the board: LEGAL or the reason."""
     w = int(st[HDR, H_WIDTH])
@@ -635,7 +659,7 @@ def _touches_friend(st, root, cell, color, w):
     return False
 
 
-@jit
+@jit_inline
 def _precheck(st, work, cell, color):
     v = st[BOARD, cell]
     if v == FORT:
@@ -667,7 +691,7 @@ def _terrain_check(st, root, cell):
     return LEGAL
 
 
-@jit
+@jit_inline
 def _apply_remove(st, zob, cell, color, out):
     w = int(st[HDR, H_WIDTH])
     enemy = 3 - color
@@ -1189,7 +1213,7 @@ def _apply_meals(st, zob, cell, color, out):
     return _terrain_check(st, int(st[GID, cell]), cell)
 
 
-@jit
+@jit_inline
 def _apply(st, zob, work, cell, color, out, checked):
     """Apply a placement that passed the pre-check (``checked``) or is on trial: returns
     LEGAL or the reason; after a non-LEGAL result the state is garbage and must be restored."""
@@ -1210,15 +1234,23 @@ def _apply(st, zob, work, cell, color, out, checked):
 def play(st, zob, work, spare, cell, color, out):
     """Place ``color`` at ``cell``: returns LEGAL (state and ``out`` updated) or the reason
     (state unchanged). ``spare`` is a scratch state of the same length."""
+    return _play(st, zob, work, spare, cell, color, out)
+
+
+@jit_inline
+def _play(st, zob, work, spare, cell, color, out):
+    """``play``, pasted into the random playout."""
     code = _precheck(st, work, cell, color)
-    if code == LEGAL:
-        return _apply(st, zob, work, cell, color, out, True)
-    if code != NEEDS_TRIAL:
+    if code != LEGAL and code != NEEDS_TRIAL:
         return code
-    spare[:] = st
-    code = _apply(spare, zob, work, cell, color, out, False)
-    if code == LEGAL:
-        st[:] = spare
+    trial = code == NEEDS_TRIAL
+    board = st
+    if trial:   # apply on a copy and keep it only if legal
+        copy_state(spare, st)
+        board = spare
+    code = _apply(board, zob, work, cell, color, out, not trial)
+    if trial and code == LEGAL:
+        copy_state(st, spare)
         if st[HDR, H_UNSETTLED] != 0:
             _update_unsettled(st)
     return code
@@ -1230,7 +1262,7 @@ def check(st, zob, work, spare, cell, color, out):
     code = _precheck(st, work, cell, color)
     if code != NEEDS_TRIAL:
         return code
-    spare[:] = st
+    copy_state(spare, st)
     return _apply(spare, zob, work, cell, color, out, False)
 
 
@@ -1262,7 +1294,7 @@ def put(st, zob, work, cell, color):
             st[HDR, H_UNSETTLED] = 1
 
 
-@jit
+@jit_inline
 def is_own_eye(st, cell, color):
     """A single-point eye of ``color``: every neighbour is a friend (or the edge or a fort,
     which no stone can use), and the enemy holds at most one diagonal, none at the edge."""
@@ -1408,7 +1440,7 @@ def playout(st, zob, work, spare, out, owner, color, skip_own_eyes, max_moves, r
             ok = not (cell == st[HDR, H_KO] and color == st[HDR, H_KO_COLOR])
             if ok and skip_own_eyes:
                 ok = not is_own_eye(st, cell, color)
-            if ok and play(st, zob, work, spare, cell, color, out) == LEGAL:
+            if ok and _play(st, zob, work, spare, cell, color, out) == LEGAL:
                 played = True
                 break
             # move the refused cell out of the window (the list order is free)
@@ -1445,7 +1477,7 @@ def playout_batch(st, zob, work, spare, game, out, owner, color, skip_own_eyes, 
     a = int(st[HDR, H_AREA])
     wins = 0
     for _ in range(count):
-        game[:] = st
+        copy_state(game, st)
         black, white, moves, reason = playout(game, zob, work, spare, out, owner, color,
                                               skip_own_eyes, max_moves, rng, scoring, fort_value)
         white += komi_halves
