@@ -140,13 +140,21 @@ def test_sprt_bounds_and_verdicts():
     assert test.verdict(test.llr(13, 0, 12)) == "continue"
 
 
-def test_sprt_llr_agrees_with_the_normal_approximation_by_hand():
-    # 30 wins, 10 draws, 20 losses (+ half a win and half a loss): n = 61, mean = 35.5 / 61,
-    # variance = (30.5 + 2.5) / 61 - mean^2; s0 = 0.5, s1 = 1 / (1 + 10^(-20/400))
-    n, mean = 61, 35.5 / 61
-    variance = 33 / 61 - mean ** 2
+def test_sprt_llr_is_walds_by_hand():
+    # 30 wins, 10 draws (half a win, half a loss each), 20 losses; s0 = 0.5, s1 = 1 / (1 + 10^(-20/400))
     s1 = 1 / (1 + 10 ** (-20 / 400))
-    assert Sprt(0, 20).llr(30, 10, 20) == pytest.approx(n * (2 * mean - 0.5 - s1) * (s1 - 0.5) / (2 * variance))
+    assert Sprt(0, 20).llr(30, 10, 20) == pytest.approx(35 * math.log(s1 / 0.5)
+                                                        + 25 * math.log((1 - s1) / 0.5))
+
+
+def test_a_short_run_of_wins_decides_nothing():
+    # the normal approximation accepted H1 after 6-0 (the sample variance nearly 0); Wald's
+    # test needs 12 wins in a row at 0,100
+    test = Sprt(0, 100)
+    assert test.verdict(test.llr(6, 0, 0)) == "continue"
+    assert test.verdict(test.llr(11, 0, 0)) == "continue"
+    assert test.verdict(test.llr(12, 0, 0)) == "H1"
+    assert test.verdict(test.llr(0, 0, 12)) == "H0"
 
 
 @pytest.mark.parametrize("elo, alpha, message", [("30,0", 0.05, "elo0 < elo1"), ("0", 0.05, "two Elo"),
