@@ -157,6 +157,18 @@ def test_a_short_run_of_wins_decides_nothing():
     assert test.verdict(test.llr(0, 0, 12)) == "H0"
 
 
+def test_a_decision_stands_when_a_game_under_way_finishes_after_it():
+    # 12 wins in a row decide H1 at 0,100; the 13th game, under way then, is a loss that
+    # brings the ratio back inside the bounds: the match stopped for H1 and says so
+    test = Sprt(0, 100)
+    games = [{"winner": "A"}] * 12 + [{"winner": "B"}]
+    report = test.report(games)
+    assert report["verdict"] == "H1" and report["decided_after"] == 12
+    assert report["llr"] < report["bounds"][1]
+    undecided = test.report(games[:11])
+    assert undecided["verdict"] == "continue" and undecided["decided_after"] is None
+
+
 @pytest.mark.parametrize("elo, alpha, message", [("30,0", 0.05, "elo0 < elo1"), ("0", 0.05, "two Elo"),
                                                  ("a,b", 0.05, "two Elo"), ("0,inf", 0.05, "finite"),
                                                  ("0,30", 0.7, "alpha must be")])

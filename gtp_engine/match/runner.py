@@ -261,8 +261,8 @@ class MatchStore:
 
     def decided(self) -> bool:
         """Whether the match's SPRT (if any) has reached a verdict: no more games are needed."""
-        return self.config.sprt is not None and \
-            self.config.sprt.report(summarize(self.records.values()))["verdict"] != CONTINUE
+        return self.config.sprt is not None and self.config.sprt.report(
+            [self.records[i] for i in sorted(self.records)])["verdict"] != CONTINUE
 
     def add(self, record: dict, names: Dict[str, str]) -> None:
         with self.lock:
@@ -275,7 +275,7 @@ class MatchStore:
         games = [self.records[i] for i in sorted(self.records)]
         summary = summarize(games)
         if self.config.sprt is not None:
-            summary["sprt"] = self.config.sprt.report(summary)
+            summary["sprt"] = self.config.sprt.report(games)
         return {
             "format": RESULTS_FORMAT,
             "settings": self.config.identity(),

@@ -14,7 +14,7 @@ bounds set by the error rates alpha (accepting elo1 when elo0 is true) and beta 
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 Z95 = 1.959963984540054
 
@@ -92,14 +92,24 @@ class Sprt:
         lower, upper = self.bounds
         return ACCEPT_H1 if llr >= upper else ACCEPT_H0 if llr <= lower else CONTINUE
 
-    def report(self, summary: dict) -> dict:
-        """The test's state after the games of ``summary`` (see ``summarize``), JSON-ready."""
-        wins, draws = summary["wins"], summary["draws"]
-        llr = self.llr(wins["A"], draws, wins["B"])
+    def report(self, games: Sequence[dict]) -> dict:
+        """The test's state after ``games`` (records with ``winner`` "A", "B" or None, in the
+        order played), JSON-ready. The verdict is the one of the first game after which the
+        ratio crossed a bound (``decided_after``): games that were under way then still finish
+        and count in ``llr``, but cannot take the decision back."""
+        wins = {"A": 0, "B": 0, None: 0}
+        verdict, decided_after = CONTINUE, None
+        for number, game in enumerate(games, 1):
+            wins[game["winner"]] += 1
+            if verdict == CONTINUE:
+                verdict = self.verdict(self.llr(wins["A"], wins[None], wins["B"]))
+                if verdict != CONTINUE:
+                    decided_after = number
+        llr = self.llr(wins["A"], wins[None], wins["B"])
         lower, upper = self.bounds
         return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
                 "llr": round(llr, 3), "bounds": [round(lower, 3), round(upper, 3)],
-                "verdict": self.verdict(llr)}
+                "verdict": verdict, "decided_after": decided_after}
 
 
 def _finite(x: float) -> Optional[float]:
@@ -240,6 +250,8 @@ def format_summary(summary: dict, names: Dict[str, str]) -> str:
         verdict = {ACCEPT_H1: f"H1 accepted (A-B is {test['elo1']:g} rather than {test['elo0']:g})",
                    ACCEPT_H0: f"H0 accepted (A-B is {test['elo0']:g} rather than {test['elo1']:g})",
                    CONTINUE: "undecided"}[test["verdict"]]
+        if test.get("decided_after"):
+            verdict += f" after {test['decided_after']} games"
         lines.append(f"SPRT elo0={test['elo0']:g} elo1={test['elo1']:g} alpha={test['alpha']:g} "
                      f"beta={test['beta']:g}: LLR {test['llr']:+.2f} "
                      f"(bounds {test['bounds'][0]:+.2f}..{test['bounds'][1]:+.2f}), {verdict}")
