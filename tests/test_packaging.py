@@ -62,6 +62,10 @@ def test_the_rule_book_is_package_data(tmp_path):
     copy = built / "gtp_engine" / "RULES.md"
     assert copy.is_file() and not copy.is_symlink()
     assert copy.read_bytes() == (ROOT / "docs" / "RULES.md").read_bytes()
+    # so are the learned move models, one file per game that has one
+    models = sorted(p.name for p in (ROOT / "gtp_engine" / "search" / "knowledge").glob("*.npz"))
+    assert models and sorted(p.name for p in (built / "gtp_engine" / "search" / "knowledge")
+                             .glob("*.npz")) == models
 
 
 @pytest.mark.slow
