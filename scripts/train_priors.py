@@ -6,14 +6,17 @@
     # 2. fit the weights to every placement played in them and write the file the engine loads
     python scripts/train_priors.py fit --variant loose runs/priors/loose --out gtp_engine/search/knowledge/loose.npz
 
-How the shipped files were made (the budget, on this project's 2-core machine): ``play`` with
-the command above for each of go, loose, goncrete, disto and terrain (9x9, 2000 simulations a
-move, seeds from the match runner's ``--seed``, 8 games per round in several rounds, an hour of
-one core for all five games), then ``fit`` with its defaults (min count 10, L2 1e-3, 300 Adam
-steps, one game in ten held out); ``fit`` prints how often the model's first choice is the
-move played, on the games it learned from and on the held-out ones, and writes the same
-figures into the file. ``play`` is ``vargo-match`` between two equal engines; any folder of
-SGF files of a game (for Go, GNU Go's games too) can be given to ``fit``.
+How the shipped files were made (on this project's 2-core machine, shared): the games were
+the equivalent of ``play`` in rounds of 8 games a game kind (``vargo-match`` between two
+equal engines at 2000 simulations, one thread each, ``--resign 0.05 --fort-playouts 0``,
+match seed 100 x round), two rounds at once, about 8 s a 9x9 game, 70 minutes for all; the
+files learned from what was there when each was fitted: Go 64 games (3,226 positions), Loose
+80 (3,300), Goncrete 56 (2,493), Disto 53 (3,192); ``fit`` with its defaults (min count 10,
+L2 1e-3, 300 Adam steps, one game in ten held out), a few seconds each. ``fit`` prints how
+often the model's first choice is the move played, on the games it learned from and on the
+held-out ones, and writes the same figures into the file (``Model.info``). Any folder of SGF
+files of a game (for Go, GNU Go's games too) can be given to ``fit``; ``--sizes`` names the
+boards the engine uses the model on (the Go file: every size, after a 19x19 match).
 """
 
 import argparse
