@@ -208,6 +208,27 @@ def test_the_tree_gives_the_moves_the_model_likes_the_better_priors():
     assert max(learned.values()) > max(plain.values())
 
 
+def test_examples_from_games_hold_every_placement_played_among_its_candidates():
+    import random
+    from gtp_engine.game import Game
+    games = []
+    for seed in (1, 2):
+        game, rng = Game("loose", 7), random.Random(seed)
+        for _ in range(30):
+            color = game.to_move
+            moves = game.legal_moves(color, skip_own_eyes=True)
+            game.play(color, rng.choice(moves) if moves else None)
+        games.append(game)
+    played = sum(1 for g in games for m in g.moves if m.point is not None)
+    examples = training.examples_from_games(games, compiled=False)
+    assert examples.positions == played
+    assert all(len(g.moves) == 30 for g in games)            # replayed to the end
+    for p in range(examples.positions):
+        assert examples.starts[p] <= examples.chosen[p] < examples.starts[p + 1]
+    result = training.fit(examples, examples, min_count=2, iterations=50)
+    assert result.model.pat3 and 0 < result.train_accuracy <= 1
+
+
 @pytest.mark.parametrize("variant", ["go", "loose", "goncrete", "disto", "terrain"])
 def test_a_shipped_model_reads_and_likes_captures(variant):
     path = knowledge.model_path(variant)

@@ -51,10 +51,12 @@ class Examples:
         self.starts.append(base + n)
 
 
-def examples_from_games(games: Iterable) -> Examples:
+def examples_from_games(games: Iterable, compiled: bool = True) -> Examples:
     """The examples of the placements played in ``games`` (``game.Game`` objects holding
-    whole games; each is replayed from its start, then left at its end)."""
-    _backend.compile_now()
+    whole games; each is replayed from its start, then left at its end). ``compiled``: wait
+    for the compiled kernels (else whichever are in use, the mirror at first)."""
+    if compiled:
+        _backend.compile_now()
     ka = _backend.active
     pat3 = pat3_table()
     examples = Examples()
