@@ -3,7 +3,8 @@
 Reading guide: layout of the tree and the parameters -> small helpers (hash keys, liberties,
 atari, 3x3 codes) -> the suggestions (tactics, shape, random), each a function whose name is
 its reason, and the ladder reader they use -> priors for new nodes (the same suggestions, as
-virtual wins) -> the playout -> select / expand / back up -> ``simulate`` (one whole
+virtual wins, and the facts and shapes the learned model of ``knowledge.py`` weighs) -> the
+playout -> select / expand / back up -> ``simulate`` (one whole
 simulation) and ``run`` (many) -> tree upkeep (descend along played moves, compaction) ->
 ``warm_all``.
 
@@ -1012,7 +1013,10 @@ def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last
            passes, params, pat3, model):
     """Give ``node`` (position ``st``, ``color`` to move, ``passes`` passes just made) one child
     per legal placement (not one's own single-point eye where the game says so) and a pass,
-    with their priors. Returns False, changing nothing, when the pool has no room.
+    with their priors: the hand-set ones (``prior``), plus, when ``model`` has weights and
+    ``P_PRIOR_LEARNED`` is above 0, that many virtual wins for the learned model's first
+    choice and exp((score - best) / ``P_LEARNED_TEMPERATURE``) of them for every other
+    placement. Returns False, changing nothing, when the pool has no room.
 
     The pass's prior: after the opponent's pass it ends the game, so its prior is the exact
     result for ``color`` (the tree must see a pass that wins, or it would never try it: a pass
