@@ -241,3 +241,15 @@ def test_a_shipped_model_reads_and_likes_captures(variant):
         assert len(knowledge.arrays_for(variant, size)[0]) >= len(model.pat3) + len(model.pat12)
     if variant != "disto":                          # Disto takes nothing: meals stay
         assert model.fixed[K.F_CAPTURE + 3] > model.fixed[K.F_SELF_ATARI + 2]
+
+
+def test_a_damaged_model_file_leaves_the_hand_set_priors(tmp_path, monkeypatch, caplog):
+    (tmp_path / "go.npz").write_bytes(b"PK\x03\x04 not a zip archive")
+    monkeypatch.setattr(knowledge, "MODEL_DIR", tmp_path)
+    knowledge.arrays_for.cache_clear()
+    try:
+        keys, ids, weights = knowledge.arrays_for("go", 9)
+    finally:
+        knowledge.arrays_for.cache_clear()
+    assert len(keys) == len(ids) == len(weights) == 0
+    assert "cannot be read" in caplog.text

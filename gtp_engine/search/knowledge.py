@@ -17,6 +17,8 @@ an empty model (the hand-set priors alone).
 """
 
 import io
+import logging
+import zipfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Dict, Optional, Tuple
@@ -26,6 +28,7 @@ import numpy as np
 from ..files import write_atomically
 from . import _backend
 
+log = logging.getLogger(__name__)
 K = _backend.mirror   # the F_* ids and key tags (identical in both implementations)
 MODEL_DIR = Path(__file__).with_name("knowledge")
 
@@ -123,9 +126,8 @@ class Model:
             for perm in SYMMETRIES:
                 keys.append((transformed(codes, perm) & mask) | tag)
                 ids.append(index)
-        keys = np.concatenate(keys) if keys else np.zeros(0, np.int64)
-        ids = np.concatenate(ids) if ids else np.zeros(0, np.int32)
-        keys, first = np.unique(keys, return_index=True)   # symmetric shapes repeat
+        keys, first = np.unique(np.concatenate(keys), return_index=True)   # symmetric shapes repeat
+        ids = np.concatenate(ids)
         return keys.astype(np.int64), ids[first].astype(np.int32), np.concatenate(weights)
 
 
@@ -140,7 +142,12 @@ def arrays_for(variant: str, size: int) -> Tuple[np.ndarray, np.ndarray, np.ndar
     file = model_path(variant)
     if not file.exists():
         return K.empty_model()
-    model = Model.load(file)
+    try:
+        model = Model.load(file)
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
+        # a damaged file must not stop the engine: it plays on the hand-set priors
+        log.warning("the learned model %s cannot be read (%s); playing without it", file, error)
+        return K.empty_model()
     if model.sizes and size not in model.sizes:
         return K.empty_model()
     return model.arrays()
