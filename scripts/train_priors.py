@@ -16,7 +16,7 @@ L2 1e-3, 300 Adam steps, one game in ten held out), a few seconds each. ``fit`` 
 often the model's first choice is the move played, on the games it learned from and on the
 held-out ones, and writes the same figures into the file (``Model.info``). Any folder of SGF
 files of a game (for Go, GNU Go's games too) can be given to ``fit``; ``--sizes`` names the
-boards the engine uses the model on (the Go file: every size, after a 19x19 match).
+boards the engine uses the model on (the Go file: 9, 13 and 19; measured on 9 and 19).
 """
 
 import argparse
