@@ -54,8 +54,13 @@ def load_games(folders, variant):
                 print(f"skipped {path}: {error}", file=sys.stderr)
                 continue
             if game.rules.name == variant and game.moves:
-                games.append(game)
+                games.append((path, game))
     return games
+
+
+def _under(path, folders) -> bool:
+    path = Path(path).resolve()
+    return any(Path(folder).resolve() in path.parents for folder in folders)
 
 
 def fit(args) -> int:
@@ -64,16 +69,25 @@ def fit(args) -> int:
         print(f"need at least 2 games of {args.variant}, found {len(games)}", file=sys.stderr)
         return 2
     random.Random(args.seed).shuffle(games)
-    held = max(1, len(games) // 10)
+    # the held-out tenth comes from the games under --held-out-from only (say, our own deep
+    # searches: the moves the model is for), so that other sources are judged by those
+    pool = [(path, game) for path, game in games if _under(path, args.held_out_from)] \
+        if args.held_out_from else games
+    held_paths = {path for path, _ in pool[:max(1, len(pool) // 10)]}
+    held_out = [game for path, game in games if path in held_paths]
+    learn = [game for path, game in games if path not in held_paths]
+    if not held_out or not learn:
+        print("nothing to hold out, or nothing left to learn from", file=sys.stderr)
+        return 2
     start = time.perf_counter()
-    train = training.examples_from_games(games[held:])
-    test = training.examples_from_games(games[:held])
+    train = training.examples_from_games(learn)
+    test = training.examples_from_games(held_out)
     print(f"{len(games)} games: {train.positions} positions to learn from, {test.positions} "
           f"held out ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
     info = (f"{args.variant}: {len(games)} games, {train.positions} positions; min count "
             f"{args.min_count}, l2 {args.l2}, {args.iterations} steps")
     result = training.fit(train, test, args.min_count, args.l2, args.iterations, info=info)
-    result.model.sizes = tuple(args.sizes) if args.sizes else tuple(sorted({g.size for g in games}))
+    result.model.sizes = tuple(args.sizes) if args.sizes else tuple(sorted({g.size for _, g in games}))
     result.model.info = info + "; " + result.report()
     print(f"{result.model.info}; {len(result.model.pat3)} 3x3 shapes, "
           f"{len(result.model.pat12)} 12-point shapes", file=sys.stderr)
@@ -101,6 +115,9 @@ def main(argv=None) -> int:
     f.add_argument("--l2", type=float, default=1e-3)
     f.add_argument("--iterations", type=int, default=300)
     f.add_argument("--seed", type=int, default=1)
+    f.add_argument("--held-out-from", nargs="+", metavar="FOLDER",
+                   help="hold out one game in ten of the games under these folders only "
+                        "(default: of all games); they must be among the folders")
     f.add_argument("--sizes", type=int, nargs="*",
                    help="board sizes the engine uses the model on (default: the games' sizes)")
     f.add_argument("--out")

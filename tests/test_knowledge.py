@@ -253,3 +253,39 @@ def test_a_damaged_model_file_leaves_the_hand_set_priors(tmp_path, monkeypatch, 
         knowledge.arrays_for.cache_clear()
     assert len(keys) == len(ids) == len(weights) == 0
     assert "cannot be read" in caplog.text
+
+
+def test_train_priors_holds_out_only_games_of_the_named_folder(tmp_path, capsys):
+    """``fit --held-out-from``: the held-out tenth is drawn from that folder's games alone
+    (our own searches), the other folders only teach; the file is written and reads back."""
+    import random
+    import sys
+    from pathlib import Path
+    import sgf
+    from gtp_engine.game import Game
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    import train_priors
+    for folder, count in (("ours", 3), ("theirs", 7)):
+        (tmp_path / folder).mkdir()
+        for seed in range(count):
+            game, rng = Game("go", 7), random.Random(f"{folder}{seed}")
+            for _ in range(16):
+                moves = game.legal_moves(game.to_move, skip_own_eyes=True)
+                game.play(game.to_move, rng.choice(moves) if moves else None)
+            (tmp_path / folder / f"{seed}.sgf").write_bytes(sgf.game_to_sgf(game))
+    out = tmp_path / "go.npz"
+    code = train_priors.main(["fit", str(tmp_path / "ours"), str(tmp_path / "theirs"),
+                              "--variant", "go", "--min-count", "2", "--iterations", "20",
+                              "--held-out-from", str(tmp_path / "ours"), "--out", str(out)])
+    assert code == 0
+    log = capsys.readouterr().err
+    # 10 games of 16 placements at most: one game of "ours" held out, nine learned from
+    held = int(log.split(" positions to learn from, ")[1].split(" held out")[0])
+    learned = int(log.split(" games: ")[1].split(" positions")[0])
+    assert 0 < held <= 16 and learned > 8 * 14
+    model = knowledge.Model.load(out)
+    assert model.sizes == (7,) and "held out" in model.info
+    # a folder that holds no game of the set cannot be held out from
+    code = train_priors.main(["fit", str(tmp_path / "theirs"), "--variant", "go",
+                              "--held-out-from", str(tmp_path / "ours")])
+    assert code == 2
