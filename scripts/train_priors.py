@@ -70,9 +70,13 @@ def fit(args) -> int:
         return 2
     random.Random(args.seed).shuffle(games)
     # the held-out tenth comes from the games under --held-out-from only (say, our own deep
-    # searches: the moves the model is for), so that other sources are judged by those
-    pool = [(path, game) for path, game in games if _under(path, args.held_out_from)] \
-        if args.held_out_from else games
+    # searches: the moves the model is for), so that other sources are judged by those, on
+    # the same held-out games whatever else is given
+    pool = games
+    if args.held_out_from:
+        pool = sorted((item for item in games if _under(item[0], args.held_out_from)),
+                      key=lambda item: item[0])
+        random.Random(args.seed).shuffle(pool)
     held_paths = {path for path, _ in pool[:max(1, len(pool) // 10)]}
     held_out = [game for path, game in games if path in held_paths]
     learn = [game for path, game in games if path not in held_paths]
