@@ -185,56 +185,6 @@ def test_when_every_move_loses_the_tree_prefers_the_smaller_loss():
     assert int(ka.select(ti, tf, 0, params)) == 2
 
 
-def test_far_behind_the_margin_counts_from_the_margin_the_search_expects():
-    """Lost by 70 (Black's margin +70 at the root): a move that loses by 60 is worth more to
-    White than one that loses by 80. Measured from 0 both were beyond the scale (40.5 points
-    on 9x9), worth the same, and a pass that the indifferent winner sometimes answered with a
-    pass (ending the game as it stood) looked best: the engine passed while GNU Go took every
-    stone (lost by 73.5)."""
-    from gtp_engine.search.params import make_params
-    ka = _backend.compile_now()
-    params = make_params(Game("go", 9))
-    assert ka.score_value(1.0, 60.0, params) == ka.score_value(1.0, 80.0, params)   # from 0
-    params[ka.P_SCORE_CENTER] = 70.0
-    assert ka.score_value(1.0, 60.0, params) < ka.score_value(1.0, 70.0, params) \
-        < ka.score_value(1.0, 80.0, params)
-    assert ka.score_value(1.0, 70.0, params) == pytest.approx(1.0 - 0.05 / 2)
-    ti = np.zeros((ka.NI_FIELDS, 3), np.int32)
-    tf = np.zeros((ka.NF_FIELDS, 3), np.float64)
-    ti[ka.NI_FIRST, 0], ti[ka.NI_COUNT, 0] = 1, 2
-    ti[ka.NI_MOVE, 1:] = (12, 13)
-    tf[ka.NF_VISITS, 0] = 2000
-    for child, margin in ((1, 80.0), (2, 60.0)):   # White's moves: Black wins by 80 or by 60
-        tf[[ka.NF_VISITS, ka.NF_PVISITS, ka.NF_PWINS], child] = (1000, 10, 5)
-        tf[ka.NF_SCORE, child] = 1000 * margin
-        tf[ka.NF_VALUE, child] = 1000 * (1.0 - ka.score_value(1.0, margin, params))
-    assert int(ka.select(ti, tf, 0, params)) == 2
-
-
-def test_the_search_measures_margins_from_what_it_expects_of_the_game():
-    """The centre of the margin scale (``P_SCORE_CENTER``) is the reused root's mean margin,
-    else what the last search of the same game expected, else 0; a new game starts at 0."""
-    game = setup("go", """
-        . X O .
-        . X O .
-        . X O .
-        . X O .""", komi=0.5)
-    p = player(400)
-    assert p._score_center(game, [0]) == 0.0
-    p.search(game, Color.BLACK)
-    expected = p._expected[3]
-    assert p._expected[:3] == (game.history_id, game.komi, 0) and expected < 0
-    game.play(Color.BLACK, parse_vertex("A1", 4))
-    fresh = [tree.reset(None) for tree in p._trees]   # nothing to reuse: the last expectation
-    assert p._score_center(game, fresh) == expected
-    other = setup("go", """
-        . X O .
-        . X O .
-        . X O .
-        . X O .""", komi=0.5)
-    assert p._score_center(other, fresh) == 0.0
-
-
 # ----------------------------------------------------------------- passing and resigning
 def test_passes_when_the_opponent_passed_and_the_board_as_it_stands_wins():
     game = setup("go", """

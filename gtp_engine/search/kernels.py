@@ -138,9 +138,7 @@ P_PRIOR_LADDER_RUN = 37   # losses for extending a group that a ladder catches a
 P_PRIOR_LADDER_CAPTURE = 38   # wins for the atari that starts a working ladder
 P_PRIOR_LEARNED = 39      # virtual wins the learned move model gives its first choice
 P_LEARNED_TEMPERATURE = 40   # another placement gets exp((score - best score) / this) of them
-P_SCORE_CENTER = 41       # Black's margin (points) the margin share is measured from: the root's
-#                           expected margin, so that far ahead or behind moves still differ
-P_COUNT = 42
+P_COUNT = 41
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -776,16 +774,12 @@ def black_result(st, work, owner, params, final):
 @jit
 def score_value(win, margin, params):
     """Black's value of a simulation: its result (1, 0.5, 0) and, with weight
-    ``P_SCORE_WEIGHT``, its margin in points measured from ``P_SCORE_CENTER`` (the margin the
-    search expects at its root) and scaled to 0..1 (``P_SCORE_POINTS`` or more above the
-    centre is 1, as much below 0). A weight below one half keeps any win above any loss.
-    Centred, the margin tells moves apart however far ahead or behind the game is (with the
-    scale fixed at zero, a game lost by more than the scale saw every move alike but a pass
-    that the winner, indifferent, sometimes answered with a pass)."""
+    ``P_SCORE_WEIGHT``, its margin in points scaled to 0..1 (``P_SCORE_POINTS`` or more ahead
+    is 1, as much behind 0). A weight below one half keeps any win above any loss."""
     weight = params[P_SCORE_WEIGHT]
     if weight <= 0:
         return win
-    m = (margin - params[P_SCORE_CENTER]) / params[P_SCORE_POINTS]
+    m = margin / params[P_SCORE_POINTS]
     if m > 1.0:
         m = 1.0
     elif m < -1.0:

@@ -135,7 +135,6 @@ def make_params(game, heavy: bool = True, **overrides) -> np.ndarray:
         "score_weight": SCORE_WEIGHT,
         "score_points": SCORE_POINTS * size * size,
         "heavy": int(heavy),
-        "score_center": 0.0,   # the player sets it per search (player._score_center)
     }
     for name, value in overrides.items():
         values[name] = check_tunable(name, value)

@@ -42,7 +42,6 @@ DEAD = 0.5                       #: ownership beyond which a stone counts as dea
 RESIGN_MOVES = 3                 #: own moves in a row below the threshold before resigning
 HOPELESS = 0.02                  #: win rate below which playing on gains nothing
 COMPACT_AT = 0.5                 #: share of the pool in use that makes a search drop the rest
-CENTER_VISITS = 100              #: a reused root's simulations that fix the score centre
 
 
 @dataclass(frozen=True)
@@ -145,7 +144,6 @@ class SearchPlayer:
         self._trees: List[Tree] = []
         self._spaces: List[Workspace] = []
         self._low: dict = {}          # colour -> own moves in a row below the resign threshold
-        self._expected = None         # (game, komi, moves): Black's margin the last search expected
         self._lock = threading.Lock()
 
     # ----------------------------------------------------------------- memory
@@ -258,7 +256,6 @@ class SearchPlayer:
         root_last = moves[-1][1] if moves else 0
         root_last2 = moves[-2][1] if len(moves) >= 2 else 0
         roots = [self._root(tree, game, color, moves) for tree in self._trees]
-        params[K.P_SCORE_CENTER] = self._score_center(game, roots)
         for index, space in enumerate(self._spaces):
             space.own[:] = 0
             space.rng[0] = _rng_state(self.settings.seed, len(game.moves), index)
@@ -313,25 +310,7 @@ class SearchPlayer:
             thread.join()
         analysis = self._analysis(game, color, roots, sum(counts), time.perf_counter() - start)
         analysis.cpu_seconds = sum(cpu)
-        visits = sum(float(tree.tf[K.NF_VISITS, root]) for tree, root in zip(self._trees, roots))
-        if visits > 0:
-            score = sum(float(tree.tf[K.NF_SCORE, root]) for tree, root in zip(self._trees, roots))
-            self._expected = (game.history_id, game.komi, len(game.moves), score / visits)
         return analysis
-
-    def _score_center(self, game, roots) -> float:
-        """Black's margin this search measures margins from (``kernels.score_value``): the
-        mean of the reused roots when they have ``CENTER_VISITS`` simulations, else what the
-        last search of this game expected a move or two ago, else 0."""
-        visits = sum(float(tree.tf[K.NF_VISITS, root]) for tree, root in zip(self._trees, roots))
-        if visits >= CENTER_VISITS:
-            return sum(float(tree.tf[K.NF_SCORE, root])
-                       for tree, root in zip(self._trees, roots)) / visits
-        last = self._expected
-        if last is not None and last[:2] == (game.history_id, game.komi) and \
-                abs(len(game.moves) - last[2]) <= 2:
-            return last[3]
-        return 0.0
 
     def _await_compiled(self, start, seconds, playouts, stop) -> None:
         """Before a search while the compiled kernels are not in use yet. They are on their
