@@ -223,6 +223,31 @@ def test_the_tree_sees_a_pass_that_ends_the_game_and_wins():
     assert analysis.winrate < 0.1
 
 
+def test_a_hopeless_game_is_passed_out_only_in_answer_to_a_pass():
+    """Every move loses and the search likes the pass best: while the opponent plays on, the
+    most visited placement is played (a pass would hand the winner free moves in our area:
+    the engine passed six times while GNU Go took every stone); after its pass, we pass."""
+    from gtp_engine.search.player import Analysis, MoveInfo
+    game = setup("go", """
+        X X X . .
+        X X X . .
+        X X X X X
+        . X X O O
+        X X X O .""", komi=0.5)
+    game.play(Color.BLACK, parse_vertex("D5", 5))
+    e5 = parse_vertex("E5", 5)
+    analysis = Analysis(Color.WHITE, 5, moves=[
+        MoveInfo(None, 900, 0.0, 0.1, -20.5, []),
+        MoveInfo(e5, 100, 0.0, 0.1, -21.5, [e5])], simulations=1000,
+        ownership=[1.0] * 25)
+    p = player(100)
+    assert p.decide(game, Color.WHITE, analysis) == e5
+    game.play(Color.WHITE, e5)
+    game.play(Color.BLACK, None)
+    analysis.moves[1] = MoveInfo(parse_vertex("E4", 5), 100, 0.0, 0.1, -21.5, [])
+    assert p.decide(game, Color.WHITE, analysis) is None
+
+
 def test_does_not_pass_while_the_opponent_could_use_the_move():
     # Move 29 of a game against GNU Go: Black leads as the board stands (the open top counts
     # as Black's, it touches only black stones) and its best move gains nothing on that count,

@@ -454,7 +454,7 @@ class SearchPlayer:
           margin is no better than the margin now), the board is settled and the opponent's
           reply to our pass gains nothing (``_pass_gives_nothing``, a search within
           ``seconds_left``, what the move's time budget still allows, when there is one). A hopeless game (every move below
-          ``HOPELESS``) may be passed out.
+          ``HOPELESS``) is passed out once the opponent passes, never by passing first.
         - When a pass is not right, the most visited placement; when dead opponent stones keep
           us from passing (or always in ``cleanup``, GTP ``kgs-genmove_cleanup``), a move that
           takes a liberty of a dead group, the most visited such one.
@@ -497,8 +497,11 @@ class SearchPlayer:
         score = game.score()
         winner = game.rules.winner(score.black, score.white, final_passer)
         if winner != color:
-            return all(m.winrate < HOPELESS for m in placements) and analysis.visits > 0 and \
-                (opponent_passed or analysis.best.move is None)
+            # a hopeless game is passed out only in answer to a pass: passing first hands a
+            # winner who plays on free moves in our area (seen: passed six times while GNU Go
+            # took every stone, lost by 73.5 instead of about 65)
+            return opponent_passed and analysis.visits > 0 and \
+                all(m.winrate < HOPELESS for m in placements)
         if opponent_passed:
             return True
         best = placements[0]
