@@ -2,8 +2,16 @@
 
     python scripts/bench_strength.py gnugo --ours "--playouts 300" --level 1 --size 9 --games 20
     python scripts/bench_strength.py self --a "--playouts 400" --b "--playouts 100" --size 7 --games 10
+    python scripts/bench_strength.py pachi --pachi ~/pachi/pachi --pachi-playouts 20000 \
+        --ours "--threads 1" --time-per-move 1 --size 9 --games 40 --jobs 1
 
 ``gnugo``: our engine (with the given options) against GNU Go at a level, in ``go``.
+``pachi``: our engine against Pachi (built from pasky/pachi with ``make DCNN=0``; one thread)
+at a fixed number of playouts a move, in ``go``. Under a clock (``time_settings 0 1 1``) Pachi
+stops early when its best move looks settled: it spent 0.11 s a move of the 1 s it had on
+9x9, far from equal time. Fixed playouts make it spend what they cost: here 20,000 took
+0.67 s a move, against 0.89 s for ours at 1 s a move (compare ``seconds per move`` in the
+summary and choose the playouts that make them even).
 ``self``: our engine with options A against options B, in each variant asked for (default all
 five). Each match is an ordinary match directory under ``--out`` (default a new temporary
 directory), so a stopped benchmark resumes when run again with the same ``--out``. Prints one
@@ -39,6 +47,11 @@ def our_engine(options: str) -> str:
 
 def gnugo_engine(level: int, binary: str = GNUGO) -> str:
     return shlex.join([binary, "--mode", "gtp", "--level", str(level), "--chinese-rules"])
+
+
+def pachi_engine(binary: str, playouts: int) -> str:
+    """Pachi on one thread at ``playouts`` a move, seeded per game (``{seed}``: games differ)."""
+    return shlex.join([binary, "-D", "-t", f"={playouts}", "threads=1"]) + " -s {seed}"
 
 
 def playable_size(rules, size: int) -> int:
@@ -83,13 +96,19 @@ def build_parser() -> argparse.ArgumentParser:
     gnugo.add_argument("--level", type=int, default=1, help="GNU Go level (default 1)")
     gnugo.add_argument("--gnugo", default=GNUGO, help=f"GNU Go binary (default {GNUGO})")
     gnugo.add_argument("--size", type=int, default=9)
+    pachi = sub.add_parser("pachi", help="ours against Pachi at fixed playouts in go")
+    pachi.add_argument("--ours", default="--playouts 200", help="options of our engine (default --playouts 200)")
+    pachi.add_argument("--pachi", required=True, help="the pachi binary (make DCNN=0)")
+    pachi.add_argument("--pachi-playouts", type=int, default=20000,
+                       help="Pachi's playouts a move (default 20000)")
+    pachi.add_argument("--size", type=int, default=9)
     own = sub.add_parser("self", help="ours with options A against ours with options B, per variant")
     own.add_argument("--a", default="--playouts 400", help="options of engine A (default --playouts 400)")
     own.add_argument("--b", default="--playouts 100", help="options of engine B (default --playouts 100)")
     own.add_argument("--variants", default=",".join(r.name for r in ALL_RULES),
                      help="comma-separated rules names (default all five)")
     own.add_argument("--size", type=int, default=7)
-    for p in (gnugo, own):
+    for p in (gnugo, pachi, own):
         p.add_argument("--games", type=int, default=10)
         p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
         p.add_argument("--time-per-move", type=float, help="a clock of SECONDS per move (default: none)")
@@ -112,6 +131,14 @@ def matches(args) -> List[tuple]:
         return [(f"go{size} gnugo-l{args.level}", our_engine(args.ours + " --seed {seed}"),
                  gnugo_engine(args.level, args.gnugo),
                  go, size)]
+    if args.bench == "pachi":
+        if not os.path.exists(args.pachi):
+            raise MatchError(f"pachi not found at {args.pachi}")
+        if args.pachi_playouts < 1:
+            raise MatchError(f"pachi's playouts must be at least 1, not {args.pachi_playouts}")
+        size = playable_size(find_rules("go"), args.size)
+        return [(f"go{size} pachi-{args.pachi_playouts}", our_engine(args.ours + " --seed {seed}"),
+                 pachi_engine(args.pachi, args.pachi_playouts), find_rules("go"), size)]
     chosen = []
     for name in (v for v in args.variants.split(",") if v.strip()):
         rules = find_rules(name)

@@ -754,3 +754,21 @@ def test_bench_strength_prints_one_json_line_per_variant(tmp_path, capsys):
         assert figures["engines"]["A"].startswith("vargo") and figures["engines"]["B"].startswith("vargo")
         assert 0 <= figures["score_a_95"][0] <= figures["score_a"] <= figures["score_a_95"][1] <= 1
     assert (tmp_path / "go4-self" / "results.json").exists() and (tmp_path / "loose5-self" / "results.json").exists()
+
+
+def test_bench_strength_pachi_plays_it_at_fixed_playouts_seeded_per_game(tmp_path):
+    """Pachi under a clock stops early (0.11 s of 1 s a move): the benchmark fixes its
+    playouts instead, one thread, a seed per game; a missing binary is a clear error."""
+    from scripts.bench_strength import build_parser, main as bench, matches
+    binary = tmp_path / "pachi"
+    binary.write_text("#!/bin/sh\n")
+    args = build_parser().parse_args(["pachi", "--pachi", str(binary), "--pachi-playouts", "7000",
+                                      "--ours", "--threads 1", "--size", "9"])
+    [(name, ours_command, pachi_command, rules, size)] = matches(args)
+    assert name == "go9 pachi-7000" and rules.name == "go" and size == 9
+    assert pachi_command.split()[:5] == [str(binary), "-D", "-t", "=7000", "threads=1"]
+    assert pachi_command.endswith("-s {seed}")
+    assert shlex.split(ours_command)[-4:] == ["--threads", "1", "--seed", "{seed}"]
+    assert bench(["pachi", "--pachi", str(tmp_path / "none"), "--out", str(tmp_path)]) == 2
+    assert bench(["pachi", "--pachi", str(binary), "--pachi-playouts", "0",
+                  "--out", str(tmp_path)]) == 2
