@@ -289,3 +289,35 @@ def test_train_priors_holds_out_only_games_of_the_named_folder(tmp_path, capsys)
     code = train_priors.main(["fit", str(tmp_path / "theirs"), "--variant", "go",
                               "--held-out-from", str(tmp_path / "ours")])
     assert code == 2
+
+
+def test_the_bonus_near_the_last_move_is_smaller_where_a_model_weighs_that_distance_too():
+    from gtp_engine.game import Game
+    from gtp_engine.search import params as search_params
+    game = Game("go", 9)
+    near = (K.P_PRIOR_NEAR1, K.P_PRIOR_NEAR2, K.P_PRIOR_NEAR3)
+    assert tuple(make_params(game)[list(near)]) == search_params.PRIOR_NEAR
+    assert tuple(make_params(game, learned=True)[list(near)]) == \
+        search_params.PRIOR_NEAR_WITH_MODEL
+    assert search_params.PRIOR_NEAR_WITH_MODEL < search_params.PRIOR_NEAR
+    assert make_params(game, learned=True, prior_near1=30)[K.P_PRIOR_NEAR1] == 30
+
+
+@pytest.mark.parametrize("variant, size", [("go", 9), ("go", 7), ("terrain", 9)])
+def test_the_search_uses_the_smaller_bonus_exactly_where_a_model_gives_priors(
+        variant, size, monkeypatch):
+    from gtp_engine.game import Game
+    from gtp_engine.search import player as search_player
+    seen = []
+
+    def spy(game, **kwargs):
+        seen.append(kwargs.get("learned", False))
+        return make_params(game, **kwargs)
+
+    monkeypatch.setattr(search_player, "make_params", spy)
+    game = Game(variant, size)
+    search_player.SearchPlayer(search_player.SearchSettings(playouts=20, threads=1)).search(
+        game, Color.BLACK, playouts=20)
+    has_model = knowledge.knows_anything(knowledge.arrays_for(variant, size))
+    assert has_model == (variant == "go" and size == 9)     # the shipped files' sizes
+    assert seen == [has_model]

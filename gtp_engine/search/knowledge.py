@@ -135,6 +135,11 @@ def model_path(variant: str) -> Path:
     return MODEL_DIR / f"{variant}.npz"
 
 
+def knows_anything(arrays: Tuple[np.ndarray, np.ndarray, np.ndarray]) -> bool:
+    """Whether the kernels' arrays of a model (``arrays_for``) hold a model, not the empty one."""
+    return len(arrays[2]) > 0
+
+
 @lru_cache(maxsize=None)
 def arrays_for(variant: str, size: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The kernels' arrays of the model of ``variant`` on a board of ``size``; the empty

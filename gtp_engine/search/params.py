@@ -28,6 +28,8 @@ PRIOR_SELF_MEAL = 100       #: losses for leaving an own group without a liberty
 PRIOR_STARVE = 8            #: wins for taking a liberty of an enemy glutton (Disto)
 PRIOR_EYE = 100             #: losses for filling one's own eye (where allowed at all)
 PRIOR_NEAR = (24, 22, 8)    #: wins near the last move: touching, a jump away, a bit farther
+PRIOR_NEAR_WITH_MODEL = (12, 11, 4)   #: the same where a learned model (which weighs the
+#                                        distance to the last move itself) gives priors too
 PRIOR_EDGE_EMPTY = 10       #: losses for the first two lines in an empty area
 PRIOR_THIRD_EMPTY = 10      #: wins for the third line in an empty area
 PRIOR_MOUNTAIN = 20         #: losses for a mountain point (worth nothing, T5)
@@ -89,10 +91,13 @@ def check_tunable(name: str, value: float) -> float:
     return value
 
 
-def make_params(game, heavy: bool = True, **overrides) -> np.ndarray:
-    """The parameter array for searching ``game`` (a ``game.Game``). ``overrides`` set any
-    tunable by its name in lower case, e.g. ``rave_equiv=1000`` (tuning and tests)."""
+def make_params(game, heavy: bool = True, learned: bool = False, **overrides) -> np.ndarray:
+    """The parameter array for searching ``game`` (a ``game.Game``); ``learned``: a learned
+    move model gives priors as well (``knowledge.py``), so the bonus near the last move is
+    ``PRIOR_NEAR_WITH_MODEL``, not ``PRIOR_NEAR``. ``overrides`` set any tunable by its name
+    in lower case, e.g. ``rave_equiv=1000`` (tuning and tests)."""
     size = game.size
+    near = PRIOR_NEAR_WITH_MODEL if learned else PRIOR_NEAR
     values = {
         "komi_halves": int(round(game.komi * 2)),
         "scoring": game.rules.scoring,
@@ -116,9 +121,9 @@ def make_params(game, heavy: bool = True, **overrides) -> np.ndarray:
         "prior_self_meal": PRIOR_SELF_MEAL,
         "prior_starve": PRIOR_STARVE,
         "prior_eye": PRIOR_EYE,
-        "prior_near1": PRIOR_NEAR[0],
-        "prior_near2": PRIOR_NEAR[1],
-        "prior_near3": PRIOR_NEAR[2],
+        "prior_near1": near[0],
+        "prior_near2": near[1],
+        "prior_near3": near[2],
         "prior_edge_empty": PRIOR_EDGE_EMPTY,
         "prior_third_empty": PRIOR_THIRD_EMPTY,
         "prior_mountain": PRIOR_MOUNTAIN,

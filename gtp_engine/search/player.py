@@ -240,9 +240,9 @@ class SearchPlayer:
         self._ensure(threads, game.size)
         overrides = dict(self.settings.overrides)
         overrides.setdefault("heavy", int(self.settings.heavy))
-        params = make_params(game, **overrides)
-        pat3 = patterns.table()
         model = knowledge.arrays_for(game.rules.name, game.size)
+        params = make_params(game, learned=knowledge.knows_anything(model), **overrides)
+        pat3 = patterns.table()
         position = game.position
         root_state = position.state
         hist = self._history_table(game)
