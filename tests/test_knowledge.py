@@ -299,7 +299,8 @@ def test_the_bonus_near_the_last_move_is_smaller_where_a_model_weighs_that_dista
     assert tuple(make_params(game)[list(near)]) == search_params.PRIOR_NEAR
     assert tuple(make_params(game, learned=True)[list(near)]) == \
         search_params.PRIOR_NEAR_WITH_MODEL
-    assert search_params.PRIOR_NEAR_WITH_MODEL < search_params.PRIOR_NEAR
+    assert all(a < b for a, b in zip(search_params.PRIOR_NEAR_WITH_MODEL,
+                                     search_params.PRIOR_NEAR))
     assert make_params(game, learned=True, prior_near1=30)[K.P_PRIOR_NEAR1] == 30
 
 
