@@ -302,6 +302,9 @@ def test_the_bonus_near_the_last_move_is_smaller_where_a_model_weighs_that_dista
     assert all(a < b for a, b in zip(search_params.PRIOR_NEAR_WITH_MODEL,
                                      search_params.PRIOR_NEAR))
     assert make_params(game, learned=True, prior_near1=30)[K.P_PRIOR_NEAR1] == 30
+    # a model switched off (an ablation) gives no priors: the full bonus is back
+    assert tuple(make_params(game, learned=True, prior_learned=0)[list(near)]) == \
+        search_params.PRIOR_NEAR
 
 
 @pytest.mark.parametrize("variant, size", [("go", 9), ("go", 7), ("terrain", 9)])

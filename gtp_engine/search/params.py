@@ -93,10 +93,12 @@ def check_tunable(name: str, value: float) -> float:
 
 def make_params(game, heavy: bool = True, learned: bool = False, **overrides) -> np.ndarray:
     """The parameter array for searching ``game`` (a ``game.Game``); ``learned``: a learned
-    move model gives priors as well (``knowledge.py``), so the bonus near the last move is
-    ``PRIOR_NEAR_WITH_MODEL``, not ``PRIOR_NEAR``. ``overrides`` set any tunable by its name
-    in lower case, e.g. ``rave_equiv=1000`` (tuning and tests)."""
+    move model exists for it (``knowledge.py``); where it gives priors (``prior_learned``
+    above 0) the bonus near the last move is ``PRIOR_NEAR_WITH_MODEL``, not ``PRIOR_NEAR``.
+    ``overrides`` set any tunable by its name in lower case, e.g. ``rave_equiv=1000`` (tuning
+    and tests)."""
     size = game.size
+    learned = learned and overrides.get("prior_learned", PRIOR_LEARNED) > 0
     near = PRIOR_NEAR_WITH_MODEL if learned else PRIOR_NEAR
     values = {
         "komi_halves": int(round(game.komi * 2)),
