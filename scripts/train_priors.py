@@ -11,8 +11,10 @@ the equivalent of ``play`` in rounds of 8 games a game kind (``vargo-match`` bet
 equal engines at 2000 simulations, one thread each, ``--resign 0.05 --fort-playouts 0``,
 match seed 100 x round), two rounds at once, about 8 s a 9x9 game, 70 minutes for all; the
 files learned from what was there when each was fitted: Go 64 games (3,226 positions), Loose
-80 (3,300), Goncrete 56 (2,493), Disto 53 (3,192); ``fit`` with its defaults (min count 10,
-L2 1e-3, 300 Adam steps, one game in ten held out), a few seconds each. ``fit`` prints how
+80 (3,300), Goncrete 56 (2,493), Disto 53 (3,192), Terrain Go 160 (7,690; a map a game,
+rounds 1-4 and 11-14 played when the first models were fitted, 21-32 by the later edc82d2);
+``fit`` with its defaults (min count 10, L2 1e-3, 300 Adam steps, one game in ten held out), a
+few seconds each. ``fit`` prints how
 often the model's first choice is the move played, on the games it learned from and on the
 held-out ones, and writes the same figures into the file (``Model.info``). Any folder of SGF
 files of a game (for Go, GNU Go's games too) can be given to ``fit``; ``--sizes`` names the

@@ -307,7 +307,7 @@ def test_the_bonus_near_the_last_move_is_smaller_where_a_model_weighs_that_dista
         search_params.PRIOR_NEAR
 
 
-@pytest.mark.parametrize("variant, size", [("go", 9), ("go", 7), ("terrain", 9)])
+@pytest.mark.parametrize("variant, size", [("go", 9), ("go", 7), ("terrain", 9), ("terrain", 7)])
 def test_the_search_uses_the_smaller_bonus_exactly_where_a_model_gives_priors(
         variant, size, monkeypatch):
     from gtp_engine.game import Game
@@ -323,5 +323,5 @@ def test_the_search_uses_the_smaller_bonus_exactly_where_a_model_gives_priors(
     search_player.SearchPlayer(search_player.SearchSettings(playouts=20, threads=1)).search(
         game, Color.BLACK, playouts=20)
     has_model = knowledge.knows_anything(knowledge.arrays_for(variant, size))
-    assert has_model == (variant == "go" and size == 9)     # the shipped files' sizes
+    assert has_model == ((variant, size) in {("go", 9), ("terrain", 9)})   # shipped sizes
     assert seen == [has_model]
