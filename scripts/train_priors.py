@@ -14,11 +14,11 @@ files learned from what was there when each was fitted: Go 64 games (3,226 posit
 80 (3,300), Goncrete 56 (2,493), Disto 53 (3,192), Terrain Go 160 (7,690; a map a game,
 rounds 1-4 and 11-14 played when the first models were fitted, 21-32 by the later edc82d2);
 ``fit`` with its defaults (min count 10, L2 1e-3, 300 Adam steps, one game in ten held out), a
-few seconds each. ``fit`` prints how
-often the model's first choice is the move played, on the games it learned from and on the
-held-out ones, and writes the same figures into the file (``Model.info``). Any folder of SGF
-files of a game (for Go, GNU Go's games too) can be given to ``fit``; ``--sizes`` names the
-boards the engine uses the model on (the Go file: 9, 13 and 19; measured on 9 and 19).
+few seconds each. ``fit`` prints how often the model's first choice is the move played, on the
+games it learned from and on the held-out ones, and writes the same figures into the file
+(``Model.info``). Any folder of SGF files of a game (for Go, GNU Go's games too) can be given
+to ``fit``; ``--sizes`` names the boards the engine uses the model on (the Go file: 9, 13 and
+19; measured on 9 and 19).
 """
 
 import argparse
