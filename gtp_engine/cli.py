@@ -154,6 +154,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="keep searching on the opponent's time after genmove, and reuse "
                         "that search when the opponent's move arrives (off by default; any "
                         "command stops it at once)")
+    parser.add_argument("--no-book", dest="book", action="store_false",
+                        help="search every move, the first ones too (default: the opening "
+                        "book's moves, deep searches made in advance, where it has one)")
     parser.add_argument("--quiet", action="store_true",
                         help="no search summary on stderr after each genmove")
     parser.add_argument("--log-level", default="warning",
@@ -198,6 +201,7 @@ class Options:
     search_params: tuple = ()
     ponder: bool = False
     fort_playouts: Optional[int] = None
+    book: bool = True
 
     def engine_settings(self):
         from .gtp.engine import EngineSettings
@@ -205,7 +209,8 @@ class Options:
                               threads=self.threads, resign=self.resign,
                               forts_auto=self.forts == "auto", max_memory_mb=self.max_memory,
                               summary=not self.quiet, search_params=self.search_params,
-                              ponder=self.ponder, fort_playouts=self.fort_playouts)
+                              ponder=self.ponder, fort_playouts=self.fort_playouts,
+                              book=self.book)
 
 
 def parse_options(argv: Optional[Sequence[str]] = None) -> Options:
@@ -222,7 +227,7 @@ def parse_options(argv: Optional[Sequence[str]] = None) -> Options:
     return Options(ns.variant, ns.size, ns.komi, ns.playouts, ns.time, ns.seed, ns.threads,
                    ns.resign, ns.log_level, ns.terrain_seed, ns.forts, ns.setup, setup_data,
                    ns.max_memory, ns.quiet, tuple(ns.search_param), ns.ponder,
-                   ns.fort_playouts)
+                   ns.fort_playouts, ns.book)
 
 
 def build_game(options: Options, auto_forts: bool = True):

@@ -177,10 +177,11 @@ def test_pondering_runs_between_commands_and_any_command_stops_it():
 def test_pondering_search_is_reused_when_the_expected_reply_comes():
     """After genmove the engine ponders; the reply the search likes best is played; the next
     genmove finds in its tree the visits of that reply's subtree: a few from the last genmove
-    (and the view that named the reply) without pondering, many more with it."""
+    (and the view that named the reply) without pondering, many more with it. No opening
+    book: its moves are not searched."""
     reused = {}
     for ponder in (False, True):
-        engine = make_engine("go", "--size", "9", "--playouts", "300", "--quiet",
+        engine = make_engine("go", "--size", "9", "--playouts", "300", "--quiet", "--no-book",
                              *(["--ponder"] if ponder else []))
         served = ServedEngine(engine)
         try:

@@ -312,7 +312,7 @@ def test_genmove_analyze_plays_its_move_on_our_board(variant):
 
 
 def test_genmove_analyze_reports_while_it_thinks():
-    engine = make_engine("go", "--playouts", "3000", "--size", "9")
+    engine = make_engine("go", "--playouts", "3000", "--size", "9", "--no-book")
     served = ServedEngine(engine)
     try:
         served.write("lz-genmove_analyze b 5")

@@ -312,9 +312,10 @@ def test_a_terrain_game_and_an_opened_game_survive_a_restart(server, client):
 
 # ----------------------------------------------------------------- stopping the engine
 def test_pause_while_the_engine_thinks_makes_it_answer_its_move_now():
-    # ten minutes a move: only GoGui's interrupt, which the server sends on Pause, ends it
+    # ten minutes a move: only GoGui's interrupt, which the server sends on Pause, ends it (no
+    # opening book, whose first move comes at once)
     server = start_server(command=[sys.executable, "-m", "gtp_engine", "--time", "600",
-                                   "--threads", "1", "--quiet"])
+                                   "--threads", "1", "--quiet", "--no-book"])
     try:
         client = Client(server)
         client.send(type="new_game", variant="go", size=9, black="engine", white="human")

@@ -73,6 +73,7 @@ class EngineSettings:
     #: controller has asked ``gogui-analyze_commands`` (only GoGui does)
     live_gfx: Optional[bool] = None
     fort_playouts: Optional[int] = None  #: per candidate fort; 0 heuristic; None by board size
+    book: bool = True                   #: genmove plays the opening book's moves (search.book)
 
     def fort_budget(self, size: int) -> int:
         """Simulations per candidate of a searched fort: ``fort_playouts`` when given, else the
@@ -88,7 +89,7 @@ class EngineSettings:
         return SearchSettings(playouts=self.playouts, move_time=self.move_time,
                               threads=self.threads, max_memory_mb=self.max_memory_mb,
                               seed=self.seed, resign=self.resign,
-                              overrides=tuple(self.search_params))
+                              overrides=tuple(self.search_params), book=self.book)
 
 
 class GtpEngine:

@@ -23,7 +23,7 @@ from ..board import SCORE_AREA
 from ..board import _backend as board_backend
 from ..coords import Color, Move
 from ..errors import RulesError
-from . import _backend, knowledge, patterns
+from . import _backend, book, knowledge, patterns
 from .params import make_params
 from .tree import BYTES_PER_NODE, Base, Tree, Workspace
 
@@ -60,6 +60,8 @@ class SearchSettings:
     heavy: bool = True
     #: tunables of ``params`` by name, e.g. (("rave_equiv", 1000.0),): tuning and baselines
     overrides: Tuple[Tuple[str, float], ...] = ()
+    #: ``genmove`` plays the opening book's move where it has one (``book.py``), unsearched
+    book: bool = True
 
 
 @dataclass
@@ -603,10 +605,15 @@ class SearchPlayer:
         annihilation is passed out without a search. When ``color`` has
         neither a legal placement nor a legal pass: RulesError (it passed last, nothing is left).
         ``progress``, ``progress_interval`` and ``early_stop`` as in ``search`` (live views while
-        it thinks; no early stop where unused time is lost, in byo-yomi)."""
+        it thinks; no early stop where unused time is lost, in byo-yomi). A position of the
+        opening book (``book.py``; settings ``book``) gets the book's move, analysis None."""
         color = Color(color)
         if game.end_reason == "annihilation":
             return None, None
+        if self.settings.book and not cleanup:
+            move = book.default_book().move(game, color)
+            if move is not None:
+                return move, None
         analysis = self.search(game, color, seconds=seconds,
                                playouts=self.settings.playouts if seconds is not None else None,
                                progress=progress, progress_interval=progress_interval,

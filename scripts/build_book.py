@@ -1,0 +1,125 @@
+"""Build the opening book (``gtp_engine/search/book.py``): deep searches of the first positions.
+
+    python scripts/build_book.py [--games go,loose,goncrete,disto] [--size 9] [--komi K]
+        [--simulations 200000] [--jobs 2] [--seed 1] [--out gtp_engine/search/knowledge/book.json]
+
+For each game (at ``--komi``, else the game's default komi) it searches, with one thread and
+``--simulations`` simulations each, every position of the first three plies that the book
+needs: the empty board (Black's first move); the board after each of Black's first moves, up
+to symmetry (White's answer: 15 positions on 9x9); and the board after the book's first move
+and each of White's answers, up to symmetry (Black's second move: 14 positions on 9x9 after
+the centre, more after a point with fewer symmetries). The move of a position is the search's
+most visited placement. Tables of games not built this time are kept from the file as it was.
+
+The shipped book: ``python scripts/build_book.py --games go,loose,goncrete,disto --jobs 1``
+(see docs/RESEARCH.md, "Opening book", for the time it took and what it chose).
+"""
+
+import argparse
+import json
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gtp_engine.coords import Color, format_vertex, parse_vertex  # noqa: E402
+from gtp_engine.files import write_atomically  # noqa: E402
+from gtp_engine.game import Game  # noqa: E402
+from gtp_engine.search import book  # noqa: E402
+
+
+def search_position(task):
+    """(table, key, entry) for one position: ``task`` = (rules, size, komi, black, white,
+    simulations, seed), the stones as lists of points."""
+    rules, size, komi, black, white, simulations, seed = task
+    from gtp_engine.search.player import SearchPlayer, SearchSettings
+    game = Game(rules, size, komi=komi)
+    for b, w in zip(black, white + [None]):
+        game.play(Color.BLACK, b)
+        if w is not None:
+            game.play(Color.WHITE, w)
+    color = Color.BLACK if len(black) == len(white) else Color.WHITE
+    player = SearchPlayer(SearchSettings(threads=1, seed=seed, book=False))
+    started = time.process_time()
+    analysis = player.search(game, color, playouts=simulations, early_stop=False)
+    best = next(m for m in analysis.moves if m.move is not None)
+    key, symmetry = book.canonical_key(black, white, size)
+    entry = {"move": format_vertex(book.transform(symmetry, best.move, size)),
+             "winrate": round(best.winrate, 4),
+             "share": round(best.visits / max(1, analysis.visits), 4),
+             "simulations": analysis.simulations}
+    print(f"{rules} {size} {komi:g} {key or '(empty)'}: {format_vertex(best.move)} "
+          f"({entry['winrate']:.3f}, {entry['share']:.0%} of the visits, "
+          f"{time.process_time() - started:.0f} s)", file=sys.stderr, flush=True)
+    return book.table_name(rules, size, komi), key, entry
+
+
+def distinct_moves(black, white, size, occupied):
+    """Each empty point once per position it makes, up to symmetry: [(point, key)]."""
+    seen, result = set(), []
+    for row in range(size):
+        for col in range(size):
+            point = (row, col)
+            if point in occupied:
+                continue
+            if len(black) == len(white):
+                key, _ = book.canonical_key(black + [point], white, size)
+            else:
+                key, _ = book.canonical_key(black, white + [point], size)
+            if key not in seen:
+                seen.add(key)
+                result.append(point)
+    return result
+
+
+def build(games, size, komi, simulations, jobs, seed):
+    """{table name: {key: entry}} for ``games``."""
+    tables = {}
+    counter = iter(range(seed * 1000, seed * 1000 + 100000))
+    with Pool(jobs) as pool:
+        for rules in games:
+            game_komi = Game(rules, size).komi if komi is None else komi
+            first = [(rules, size, game_komi, [], [], simulations, next(counter))]
+            for point in distinct_moves([], [], size, set()):
+                first.append((rules, size, game_komi, [point], [], simulations, next(counter)))
+            results = pool.map(search_position, first, chunksize=1)
+            table_name, _, root = results[0]
+            table = tables.setdefault(table_name, {})
+            for name, key, entry in results:
+                table[key] = entry
+            opening = parse_vertex(root["move"], size)   # the empty board's frame is its own
+            second = [(rules, size, game_komi, [opening], [point], simulations, next(counter))
+                      for point in distinct_moves([opening], [], size, {opening})]
+            for name, key, entry in pool.map(search_position, second, chunksize=1):
+                table[key] = entry
+    return tables
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default="go,loose,goncrete,disto")
+    parser.add_argument("--size", type=int, default=9)
+    parser.add_argument("--komi", type=float, default=None)
+    parser.add_argument("--simulations", type=int, default=200000)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=book.BOOK_FILE)
+    args = parser.parse_args(argv)
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    if "terrain" in games:
+        parser.error("Terrain Go has a new map every game: no book")
+    started = time.time()
+    tables = build(games, args.size, args.komi, args.simulations, args.jobs, args.seed)
+    old = book.Book.load(args.out).tables if args.out.exists() else {}
+    old.update(tables)
+    data = {"about": "opening book: the moves of deep searches (scripts/build_book.py)",
+            "entries": {name: dict(sorted(old[name].items())) for name in sorted(old)}}
+    write_atomically(args.out, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
+    print(f"{sum(len(t) for t in tables.values())} positions in {time.time() - started:.0f} s "
+          f"-> {args.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
