@@ -1,15 +1,17 @@
 """Build the opening book (``gtp_engine/search/book.py``): deep searches of the first positions.
 
     python scripts/build_book.py [--games go,loose,goncrete,disto] [--size 9] [--komi K]
-        [--simulations 200000] [--jobs 2] [--seed 1] [--out gtp_engine/search/knowledge/book.json]
+        [--simulations 70000] [--seeds 3] [--jobs 2] [--seed 1]
+        [--out gtp_engine/search/knowledge/book.json]
 
-For each game (at ``--komi``, else the game's default komi) it searches, with one thread and
-``--simulations`` simulations each, every position of the first three plies that the book
-needs: the empty board (Black's first move); the board after each of Black's first moves, up
-to symmetry (White's answer: 15 positions on 9x9); and the board after the book's first move
-and each of White's answers, up to symmetry (Black's second move: 14 positions on 9x9 after
-the centre, more after a point with fewer symmetries). The move of a position is the search's
-most visited placement. Tables of games not built this time are kept from the file as it was.
+For each game (at ``--komi``, else the game's default komi) it searches every position of the
+first three plies that the book needs ``--seeds`` times, with one thread, a seed each and
+``--simulations`` simulations each: the empty board (Black's first move); the board after each
+of Black's first moves, up to symmetry (White's answer: 15 positions on 9x9); and the board
+after the book's first move and each of White's answers, up to symmetry (Black's second move:
+14 positions on 9x9 after the centre, more after a point with fewer symmetries). The move of a
+position is the placement with the most visits over its searches. Tables of games not built
+this time are kept from the file as it was.
 
 The shipped book: ``python scripts/build_book.py --games go,loose,goncrete,disto --jobs 1``
 (see docs/RESEARCH.md, "Opening book", for the time it took and what it chose).
@@ -32,8 +34,10 @@ from gtp_engine.search import book  # noqa: E402
 
 def search_position(task):
     """(table, key, entry) for one position: ``task`` = (rules, size, komi, black, white,
-    simulations, seed), the stones as lists of points."""
-    rules, size, komi, black, white, simulations, seed = task
+    simulations, seeds), the stones as lists of points. One search per seed; the move is the
+    placement with the most visits over all of them (in the opening many points look alike to
+    one search, and which of them wins its visits changes with the seed)."""
+    rules, size, komi, black, white, simulations, seeds = task
     from gtp_engine.search.player import SearchPlayer, SearchSettings
     game = Game(rules, size, komi=komi)
     for b, w in zip(black, white + [None]):
@@ -41,16 +45,24 @@ def search_position(task):
         if w is not None:
             game.play(Color.WHITE, w)
     color = Color.BLACK if len(black) == len(white) else Color.WHITE
-    player = SearchPlayer(SearchSettings(threads=1, seed=seed, book=False))
     started = time.process_time()
-    analysis = player.search(game, color, playouts=simulations, early_stop=False)
-    best = next(m for m in analysis.moves if m.move is not None)
+    visits, wins, total, done = {}, {}, 0, 0
+    for seed in seeds:
+        player = SearchPlayer(SearchSettings(threads=1, seed=seed, book=False))
+        analysis = player.search(game, color, playouts=simulations, early_stop=False)
+        for info in analysis.moves:
+            if info.move is not None:
+                visits[info.move] = visits.get(info.move, 0) + info.visits
+                wins[info.move] = wins.get(info.move, 0.0) + info.visits * info.winrate
+        total += analysis.visits
+        done += analysis.simulations
+    best = max(visits, key=lambda move: (visits[move], move))
     key, symmetry = book.canonical_key(black, white, size)
-    entry = {"move": format_vertex(book.transform(symmetry, best.move, size)),
-             "winrate": round(best.winrate, 4),
-             "share": round(best.visits / max(1, analysis.visits), 4),
-             "simulations": analysis.simulations}
-    print(f"{rules} {size} {komi:g} {key or '(empty)'}: {format_vertex(best.move)} "
+    entry = {"move": format_vertex(book.transform(symmetry, best, size)),
+             "winrate": round(wins[best] / max(1, visits[best]), 4),
+             "share": round(visits[best] / max(1, total), 4),
+             "simulations": done}
+    print(f"{rules} {size} {komi:g} {key or '(empty)'}: {format_vertex(best)} "
           f"({entry['winrate']:.3f}, {entry['share']:.0%} of the visits, "
           f"{time.process_time() - started:.0f} s)", file=sys.stderr, flush=True)
     return book.table_name(rules, size, komi), key, entry
@@ -74,23 +86,27 @@ def distinct_moves(black, white, size, occupied):
     return result
 
 
-def build(games, size, komi, simulations, jobs, seed):
-    """{table name: {key: entry}} for ``games``."""
+def build(games, size, komi, simulations, seeds, jobs, seed):
+    """{table name: {key: entry}} for ``games``, ``seeds`` searches a position."""
     tables = {}
-    counter = iter(range(seed * 1000, seed * 1000 + 100000))
+    numbers = iter(range(seed * 100000, seed * 100000 + 100000, seeds))
+
+    def next_seeds():
+        first = next(numbers)
+        return tuple(range(first, first + seeds))
     with Pool(jobs) as pool:
         for rules in games:
             game_komi = Game(rules, size).komi if komi is None else komi
-            first = [(rules, size, game_komi, [], [], simulations, next(counter))]
+            first = [(rules, size, game_komi, [], [], simulations, next_seeds())]
             for point in distinct_moves([], [], size, set()):
-                first.append((rules, size, game_komi, [point], [], simulations, next(counter)))
+                first.append((rules, size, game_komi, [point], [], simulations, next_seeds()))
             results = pool.map(search_position, first, chunksize=1)
             table_name, _, root = results[0]
             table = tables.setdefault(table_name, {})
             for name, key, entry in results:
                 table[key] = entry
             opening = parse_vertex(root["move"], size)   # the empty board's frame is its own
-            second = [(rules, size, game_komi, [opening], [point], simulations, next(counter))
+            second = [(rules, size, game_komi, [opening], [point], simulations, next_seeds())
                       for point in distinct_moves([opening], [], size, {opening})]
             for name, key, entry in pool.map(search_position, second, chunksize=1):
                 table[key] = entry
@@ -102,7 +118,8 @@ def main(argv=None):
     parser.add_argument("--games", default="go,loose,goncrete,disto")
     parser.add_argument("--size", type=int, default=9)
     parser.add_argument("--komi", type=float, default=None)
-    parser.add_argument("--simulations", type=int, default=200000)
+    parser.add_argument("--simulations", type=int, default=70000, help="per search")
+    parser.add_argument("--seeds", type=int, default=3, help="searches per position")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=book.BOOK_FILE)
@@ -111,7 +128,8 @@ def main(argv=None):
     if "terrain" in games:
         parser.error("Terrain Go has a new map every game: no book")
     started = time.time()
-    tables = build(games, args.size, args.komi, args.simulations, args.jobs, args.seed)
+    tables = build(games, args.size, args.komi, args.simulations, args.seeds, args.jobs,
+                   args.seed)
     old = book.Book.load(args.out).tables if args.out.exists() else {}
     old.update(tables)
     data = {"about": "opening book: the moves of deep searches (scripts/build_book.py)",
