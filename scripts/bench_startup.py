@@ -72,7 +72,8 @@ class Engine:
 
 
 def warm(args) -> None:
-    options = ["--size", str(args.size), "--time", str(args.time), "--threads", "1"]
+    # no opening book: its moves are not searched, and this measures the search
+    options = ["--size", str(args.size), "--time", str(args.time), "--threads", "1", "--no-book"]
     print(f"warm cache, {args.size}x{args.size}, --time {args.time}, one thread:")
     rows = []
     for run in range(args.runs):
