@@ -110,6 +110,14 @@ def test_a_missing_or_broken_file_is_an_empty_book(tmp_path, caplog):
     wrong = tmp_path / "wrong.json"
     wrong.write_text(json.dumps({"entries": []}))
     assert book.Book.load(wrong).tables == {}
+    # a broken table is dropped, the others kept; nothing of it can crash a genmove
+    mixed = tmp_path / "mixed.json"
+    mixed.write_text(json.dumps({"entries": {"go 9 7.5": "E5", "go 9 6.5": {"/": 3},
+                                             "loose 9 4": {"/": {"move": "E5"}}}}))
+    loaded = book.Book.load(mixed)
+    assert set(loaded.tables) == {"loose 9 4"}
+    assert loaded.move(Game("go", 9, komi=7.5), Color.BLACK) is None
+    assert loaded.move(Game("loose", 9, komi=4), Color.BLACK) == _v("E5")
 
 
 def _stones(key, size):

@@ -122,7 +122,13 @@ class Book:
         except (OSError, ValueError, KeyError, TypeError) as err:
             log.warning("opening book %s unreadable (%s); searching every move", path, err)
             return cls({})
-        return cls(tables)
+        kept = {}
+        for name, table in tables.items():
+            if isinstance(table, dict) and all(isinstance(e, dict) for e in table.values()):
+                kept[name] = table
+            else:
+                log.warning("opening book %s: table %r unreadable; not used", path, name)
+        return cls(kept)
 
     def move(self, game, color: Color) -> Optional[Move]:
         """The book's move for ``color`` in ``game``, or None when the book has none (or its
