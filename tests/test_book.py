@@ -127,7 +127,7 @@ def _stones(key, size):
 
 def test_the_shipped_book_is_well_formed_and_covers_the_first_moves():
     tables = book.Book.load().tables
-    assert {"go 9 7.5", "loose 9 4", "goncrete 9 8.5", "disto 9 2.5"} <= set(tables)
+    assert {"go 9 7.5", "loose 9 4"} <= set(tables)
     for name, table in tables.items():
         rules, size, komi = name.split()
         size = int(size)
