@@ -139,7 +139,8 @@ def test_analyze_commands_are_those_the_game_can_show(variant):
 
 def test_live_view_while_genmove_thinks_only_for_gogui(capsys, monkeypatch):
     monkeypatch.setattr(gogui_views, "LIVE_INTERVAL", 0.0)   # a view at every look, however fast
-    engine = make_engine("loose", "--playouts", "3000", "--size", "9", "--quiet")
+    # no opening book: its moves come without a search, so without a live view
+    engine = make_engine("loose", "--playouts", "3000", "--size", "9", "--quiet", "--no-book")
     run(engine, "genmove b")
     assert "gogui-gfx" not in capsys.readouterr().err   # not for Sabaki and other controllers
     run(engine, "gogui-analyze_commands")               # GoGui asks this when it attaches
