@@ -70,7 +70,7 @@ def search_position(task):
 
 
 def distinct_moves(black, white, size, occupied):
-    """Each empty point once per position it makes, up to symmetry: [(point, key)]."""
+    """Each empty point once per position it makes, up to symmetry (the first such point)."""
     seen, result = set(), []
     for row in range(size):
         for col in range(size):
@@ -101,15 +101,14 @@ def build(games, size, komi, simulations, seeds, jobs, seed):
             first = [(rules, size, game_komi, [], [], simulations, next_seeds())]
             for point in distinct_moves([], [], size, set()):
                 first.append((rules, size, game_komi, [point], [], simulations, next_seeds()))
+            table = tables.setdefault(book.table_name(rules, size, game_komi), {})
             results = pool.map(search_position, first, chunksize=1)
-            table_name, _, root = results[0]
-            table = tables.setdefault(table_name, {})
-            for name, key, entry in results:
+            for _, key, entry in results:
                 table[key] = entry
-            opening = parse_vertex(root["move"], size)   # the empty board's frame is its own
+            opening = parse_vertex(results[0][2]["move"], size)   # the empty board's own frame
             second = [(rules, size, game_komi, [opening], [point], simulations, next_seeds())
                       for point in distinct_moves([opening], [], size, {opening})]
-            for name, key, entry in pool.map(search_position, second, chunksize=1):
+            for _, key, entry in pool.map(search_position, second, chunksize=1):
                 table[key] = entry
     return tables
 

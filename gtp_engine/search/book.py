@@ -46,18 +46,11 @@ def transform(symmetry: int, point: Point, size: int) -> Point:
     return row, col
 
 
-@lru_cache(maxsize=None)
-def _inverse(symmetry: int) -> int:
-    probe = (0, 1)   # no symmetry but the identity fixes it on a board of 3 or more
-    for other in range(8):
-        if transform(other, transform(symmetry, probe, 5), 5) == probe:
-            return other
-    raise AssertionError("every symmetry of the square has an inverse")
-
-
 def inverse(symmetry: int, point: Point, size: int) -> Point:
-    """The point that ``transform(symmetry, ., size)`` maps to ``point``."""
-    return transform(_inverse(symmetry), point, size)
+    """The point that ``transform(symmetry, ., size)`` maps to ``point``: a reflection (odd
+    ``symmetry``) undoes itself, ``k`` quarter turns are undone by ``4 - k``."""
+    undo = symmetry if symmetry % 2 else 2 * ((4 - symmetry // 2) % 4)
+    return transform(undo, point, size)
 
 
 def position_key(black: Iterable[Point], white: Iterable[Point]) -> str:
@@ -94,7 +87,7 @@ def book_stones(game, color: Color) -> Optional[Tuple[list, list]]:
         if record.is_pass or record.color != expected:
             return None
         (black if expected == Color.BLACK else white).append(record.point)
-    if Color(color) != (Color.BLACK if len(game.moves) % 2 == 0 else Color.WHITE):
+    if Color(color) != game.to_move:
         return None
     position = game.position
     if position.stone_count(int(Color.BLACK)) != len(black) or \
@@ -108,6 +101,10 @@ class Book:
 
     def __init__(self, tables: Dict[str, Dict[str, dict]]):
         self.tables = tables
+        #: per table, the most stones of any of its positions: past that many moves a game
+        #: is out of the book, and ``move`` says so without reading the game's moves
+        self.depth = {name: max((len(key.replace("/", " ").split()) for key in table),
+                                default=0) for name, table in tables.items()}
 
     @classmethod
     def load(cls, path: Path = BOOK_FILE) -> "Book":
@@ -134,8 +131,9 @@ class Book:
     def move(self, game, color: Color) -> Optional[Move]:
         """The book's move for ``color`` in ``game``, or None when the book has none (or its
         move is not legal there)."""
-        table = self.tables.get(table_name(game.rules.name, game.size, game.komi))
-        if not table:
+        name = table_name(game.rules.name, game.size, game.komi)
+        table = self.tables.get(name)
+        if not table or len(game.moves) > self.depth[name]:
             return None
         stones = book_stones(game, color)
         if stones is None:
