@@ -160,3 +160,24 @@ def test_background_warmup_switches_to_the_compiled_kernels(compiled):
     done = subprocess.run([sys.executable, "-c", code], cwd=str(ROOT), capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "True"
+
+
+def test_loading_the_kernels_does_not_import_scipy_but_leaves_it_importable(compiled):
+    """numba's BLAS check would import scipy.linalg (a third of a cached load): the kernels load
+    without it, SciPy imports normally afterwards, and one imported before is left alone."""
+    pytest.importorskip("scipy")
+    code = ("import sys, gtp_engine.search._backend as s\n"
+            "s.compile_now()\n"
+            "print('scipy.linalg' in sys.modules)\n"
+            "import scipy.linalg.cython_blas\n"
+            "print(sys.modules['scipy.linalg'] is not None)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=str(ROOT), capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.split() == ["False", "True"]
+    code = ("import sys, scipy.linalg, gtp_engine.search._backend as s\n"
+            "before = sys.modules['scipy.linalg']\n"
+            "s.compile_now()\n"
+            "print(sys.modules['scipy.linalg'] is before)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=str(ROOT), capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.strip() == "True"

@@ -101,6 +101,7 @@ def load_search():
     global active
     with _lock:
         if active is mirror:
+            board_backend.import_numba()
             name = stamp()
             with board_warmup.one_compile_at_a_time(name):
                 if not board_warmup.cache_is_warm(name):
