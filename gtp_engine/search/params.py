@@ -36,7 +36,7 @@ PRIOR_MOUNTAIN = 20         #: losses for a mountain point (worth nothing, T5)
 PRIOR_WATER = 4             #: wins for a water point (worth 1.5, T5)
 PRIOR_FORT = 6              #: wins next to a fort (worth fort_value to whoever surrounds it)
 PRIOR_PASS = 10             #: losses for passing (the tree learns when it is right)
-PRIOR_LEARNED = 15          #: virtual wins the learned move model (knowledge.py) gives its first
+PRIOR_LEARNED = 8           #: virtual wins the learned move model (knowledge.py) gives its first
 #                              choice; another placement exp((score - best score) / temperature)
 LEARNED_TEMPERATURE = 1.0   #: of them
 TRY_BELOW = 0.1             #: a choice below this value is made again without AMAF (kernels.select)
