@@ -307,21 +307,6 @@ def test_the_bonus_near_the_last_move_is_smaller_where_a_model_weighs_that_dista
         search_params.PRIOR_NEAR
 
 
-@pytest.mark.parametrize("variant", ["go", "loose", "goncrete", "disto", "terrain"])
-def test_the_learned_prior_weighs_what_its_game_measured_best_and_an_override_wins(variant):
-    from gtp_engine.game import Game
-    from gtp_engine.search import params as search_params
-    game = Game(variant, 9)
-    expected = search_params.PRIOR_LEARNED_BY_GAME.get(variant, search_params.PRIOR_LEARNED)
-    assert make_params(game, learned=True)[K.P_PRIOR_LEARNED] == expected
-    assert make_params(game, learned=True, prior_learned=3)[K.P_PRIOR_LEARNED] == 3
-    assert search_params.PRIOR_LEARNED_BY_GAME["go"] != search_params.PRIOR_LEARNED
-    # a game's own weight of 0 would switch its model off: the full near bonus is back then
-    near = (K.P_PRIOR_NEAR1, K.P_PRIOR_NEAR2, K.P_PRIOR_NEAR3)
-    assert tuple(make_params(game, learned=True)[list(near)]) == \
-        search_params.PRIOR_NEAR_WITH_MODEL
-
-
 @pytest.mark.parametrize("variant, size", [("go", 9), ("go", 7), ("terrain", 9), ("terrain", 7)])
 def test_the_search_uses_the_smaller_bonus_exactly_where_a_model_gives_priors(
         variant, size, monkeypatch):

@@ -38,8 +38,6 @@ PRIOR_FORT = 6              #: wins next to a fort (worth fort_value to whoever 
 PRIOR_PASS = 10             #: losses for passing (the tree learns when it is right)
 PRIOR_LEARNED = 30          #: virtual wins the learned move model (knowledge.py) gives its first
 #                              choice; another placement exp((score - best score) / temperature)
-PRIOR_LEARNED_BY_GAME = {"go": 8}   #: the same where a game measured better with another
-#                                      weight (Go: +180 Elo at 2000 simulations; docs/RESEARCH.md)
 LEARNED_TEMPERATURE = 1.0   #: of them
 TRY_BELOW = 0.1             #: a choice below this value is made again without AMAF (kernels.select)
 SCORE_WEIGHT = 0.05         #: share of a simulation's value that its margin gives (kernels.score_value)
@@ -100,8 +98,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
     ``overrides`` set any tunable by its name in lower case, e.g. ``rave_equiv=1000`` (tuning
     and tests)."""
     size = game.size
-    weight = PRIOR_LEARNED_BY_GAME.get(game.rules.name, PRIOR_LEARNED)
-    learned = learned and overrides.get("prior_learned", weight) > 0
+    learned = learned and overrides.get("prior_learned", PRIOR_LEARNED) > 0
     near = PRIOR_NEAR_WITH_MODEL if learned else PRIOR_NEAR
     values = {
         "komi_halves": int(round(game.komi * 2)),
@@ -139,7 +136,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "prob_pattern": PROB_PATTERN,
         "prob_reject_self_atari": PROB_REJECT_SELF_ATARI,
         "prob_reject_random_self_atari": PROB_REJECT_RANDOM_SELF_ATARI,
-        "prior_learned": weight,
+        "prior_learned": PRIOR_LEARNED,
         "learned_temperature": LEARNED_TEMPERATURE,
         "try_below": TRY_BELOW,
         "score_weight": SCORE_WEIGHT,
