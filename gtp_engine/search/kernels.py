@@ -47,11 +47,14 @@ else:
 
     from ..board import kernels as B
 
-    jit = numba.njit(cache=True, nogil=True)
+    # _nrt=False as in the board kernels: no reference counting of the arrays passed from
+    # function to function (these kernels never allocate; one that does fails to compile)
+    jit = numba.njit(cache=True, nogil=True, _nrt=False)
 
 # --------------------------------------------------------------------------- board names used
 play = B.play
 check = B.check
+copy_state = B.copy_state
 precheck = B._precheck
 is_own_eye = B.is_own_eye
 score_halves = B.score_halves
@@ -166,7 +169,8 @@ KEY_PAT12 = 2 << 32  # tag of a 12-point shape key (the 3x3 and the four points 
 
 # --------------------------------------------------------------------------- scratch
 # One int32 array per thread: a stamp counter, per-cell stamps (visited marks without
-# clearing), a candidate list, a list of liberties, and AMAF stamps and colours.
+# clearing), a candidate list, a list of liberties, AMAF stamps and colours, and the facts of
+# the placement whose prior is being computed (``MAX_FEATURES`` cells at the end).
 S_STAMP = 0
 S_SIM = 1
 S_MARK = 8
@@ -174,7 +178,7 @@ S_MARK = 8
 
 def scratch_length(size):
     area = (size + 2) * (size + 2)
-    return S_MARK + 5 * area + 16
+    return S_MARK + 5 * area + MAX_FEATURES
 
 
 @jit
@@ -187,7 +191,7 @@ def _blocks(st):
 def _new_stamp(sx):
     sx[S_STAMP] += 1
     if sx[S_STAMP] > 2000000000:   # wrap: clear the marks once in a long while
-        a = (len(sx) - S_MARK - 16) // 5
+        a = (len(sx) - S_MARK - MAX_FEATURES) // 5
         for i in range(a):
             sx[S_MARK + i] = 0
         sx[S_STAMP] = 1
@@ -530,7 +534,7 @@ def ladder_catches_escape(st, zob, work, spare, out, sx, root, color):
     lib = atari_liberty(st, sx, root)
     if lib == 0 or libs_after(st, sx, lib, color, 3) != 2:
         return False   # the common case, read without a copy: no ladder to run from
-    spare[:] = st
+    copy_state(spare, st)
     return _ladder_walk(spare, zob, work, out, sx, int(root), color)
 
 
@@ -538,7 +542,7 @@ def ladder_catches_escape(st, zob, work, spare, out, sx, root, color):
 def ladder_catches_atari(st, zob, work, spare, out, sx, cell, root, color):
     """Whether ``color``'s atari on ``cell`` against the enemy group at ``root`` (two
     liberties) starts a ladder that captures it."""
-    spare[:] = st
+    copy_state(spare, st)
     if play(spare, zob, work, spare, cell, color, out) != LEGAL:
         return False
     stone = int(root)
@@ -1043,7 +1047,7 @@ def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last
     learned = params[P_PRIOR_LEARNED]
     if len(model[2]) == 0:
         learned = 0.0
-    feats = np.zeros(MAX_FEATURES, np.int32)
+    feats = sx[len(sx) - MAX_FEATURES:]   # the scratch's last block: no allocation
     best = -1e300
     for k in range(n):   # priors after the list is stored: they reuse the scratch blocks
         child = first + k
@@ -1191,7 +1195,7 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
     number of samples; a simulation ended by two passes in the tree adds none). Returns 1, or
     0 when the descent met a repeated position (the move is flagged and the simulation counts
     for nothing)."""
-    st[:] = root_st
+    copy_state(st, root_st)
     node = root
     depth = 0
     path[0] = root
@@ -1271,7 +1275,7 @@ def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, 
     """Add the result to every node of the path, and the AMAF result to the children of each
     node whose move its player made later in the simulation (the first time the point was
     played from that node on). Black's value is ``score_value`` of the result and margin."""
-    a = (len(sx) - S_MARK - 16) // 5
+    a = (len(sx) - S_MARK - MAX_FEATURES) // 5
     amaf_sid = S_MARK + 3 * a
     amaf_color = S_MARK + 4 * a
     sx[S_SIM] += 1
