@@ -407,6 +407,34 @@ def test_the_mirror_searches_exactly_as_the_compiled_kernels(variant):
     assert np.allclose(trees[0][2], trees[1][2])
 
 
+def test_the_playouts_shape_lookup_in_absolute_colours_agrees_with_the_players_view():
+    """``pat3_raw`` with the table's second half (White to move) answers as ``pat3_code``, on
+    every empty point of random positions with walls and forts."""
+    from gtp_engine.search import patterns
+    from gtp_engine.search.forts import auto_forts
+    table = patterns.table()
+    K = _backend.mirror
+    rng = random.Random(17)
+    checked = 0
+    for variant, size in (("go", 9), ("terrain", 9), ("loose", 7)):
+        game = Game(variant, size)
+        if game.terrain is not None:
+            auto_forts(game, 2)
+        w = size + 2
+        for _ in range(40):
+            legal = game.legal_moves(game.to_move)
+            game.play(game.to_move, rng.choice(legal) if legal else None)
+            st = game.position.state
+            for cell in range(w, w * (w - 1)):
+                if st[K.BOARD, cell] != K.EMPTY or not 0 < cell % w <= size:
+                    continue
+                for color in (1, 2):
+                    mine = table[K.pat3_code(st, cell, color, w)]
+                    assert table[(color - 1) << 16 | K.pat3_raw(st, cell, w)] == mine
+                    checked += int(mine)
+    assert checked > 100   # good shapes were met, not only empty ones
+
+
 # ----------------------------------------------------------------- the end of the game
 def _engine(game, **settings):
     from gtp_engine.gtp import EngineSettings, GtpEngine

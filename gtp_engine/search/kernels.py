@@ -55,6 +55,7 @@ else:
 play = B.play
 check = B.check
 copy_state = B.copy_state
+play_inline = B._play   # the move path pasted into the playout (numba inline="always")
 precheck = B._precheck
 is_own_eye = B.is_own_eye
 score_halves = B.score_halves
@@ -379,6 +380,26 @@ def pat3_code(st, cell, color, w):
 
 
 @jit
+def _raw2(v):
+    return v if v < WALL else WALL   # a fort reads as the edge
+
+
+@jit
+def pat3_raw(st, cell, w):
+    """``pat3_code`` in absolute colours (1 Black, 2 White, 3 edge or fort), the playout's
+    cheaper key: ``pat3[(color - 1) << 16 | pat3_raw(...)]`` is White's view from the table's
+    second half (``patterns.table``), the same answer as ``pat3[pat3_code(...)]``."""
+    return (_raw2(st[BOARD, cell + w])
+            | _raw2(st[BOARD, cell + w + 1]) << 2
+            | _raw2(st[BOARD, cell + 1]) << 4
+            | _raw2(st[BOARD, cell - w + 1]) << 6
+            | _raw2(st[BOARD, cell - w]) << 8
+            | _raw2(st[BOARD, cell - w - 1]) << 10
+            | _raw2(st[BOARD, cell - 1]) << 12
+            | _raw2(st[BOARD, cell + w - 1]) << 14)
+
+
+@jit
 def pat12_code(st, cell, color, w):
     """``pat3_code`` and, in bits 16..23, the four points two away (north, east, south, west;
     3 where that is off the board)."""
@@ -604,10 +625,11 @@ def _empty_neighbours(st, cell, w):
 def suggest_shape(st, sx, color, last, pat3):
     """Empty points around the last move whose 3x3 shape is a good one (``patterns.py``)."""
     w = int(st[HDR, H_WIDTH])
+    view = (color - 1) << 16
     n = 0
     for q in (last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w,
               last + w + 1):
-        if st[BOARD, q] == EMPTY and pat3[pat3_code(st, q, color, w)] != 0:
+        if st[BOARD, q] == EMPTY and pat3[view | pat3_raw(st, q, w)] != 0:
             n = _add_candidate(st, sx, n, q)
     return n
 
@@ -646,7 +668,7 @@ def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, rej
         ok = _acceptable(st, sx, cell, color, skip_eyes, reject)
         if ok == -1:
             ok = 0 if _chance(rng, reject) else 1
-        if ok == 1 and play(st, zob, work, spare, cell, color, out) == LEGAL:
+        if ok == 1 and play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
             return cell
     return 0
 
@@ -661,7 +683,7 @@ def _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes, reject):
         ok = _acceptable(st, sx, cell, color, skip_eyes, 1)
         if ok == -1:
             ok = 0 if _chance(rng, reject) else 1
-        if ok == 1 and play(st, zob, work, spare, cell, color, out) == LEGAL:
+        if ok == 1 and play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
             return cell
         k -= 1   # move the refused cell out of the window (the list order is free)
         other = st[EMPTIES, k]
@@ -682,7 +704,7 @@ def _light_move(st, zob, work, spare, out, color, rng, skip_eyes):
         ok = not (cell == st[HDR, H_KO] and color == st[HDR, H_KO_COLOR])
         if ok and skip_eyes:
             ok = not is_own_eye(st, cell, color)
-        if ok and play(st, zob, work, spare, cell, color, out) == LEGAL:
+        if ok and play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
             return cell
         k -= 1
         other = st[EMPTIES, k]
@@ -1431,7 +1453,7 @@ def warm_all():
         params[P_HEAVY] = 1
         params[P_SKIP_EYES] = 1
         params[P_FORT_VALUE] = 1
-        pat3 = np.zeros(1 << 16, np.uint8)
+        pat3 = np.zeros(2 << 16, np.uint8)
         hist = np.zeros(64, np.int64)
         hash_insert(hist, position_key(root_st))
         hash_contains(hist, int(5))

@@ -80,7 +80,21 @@ def _symmetries(shape):
 
 @lru_cache(maxsize=None)
 def table() -> np.ndarray:
-    """One byte per 3x3 code: 1 where the centre is a good point for the player to move."""
+    """One byte per 3x3 code: 1 where the centre is a good point for the player to move.
+    The first 65,536 bytes are indexed by the code seen by the player to move
+    (``kernels.pat3_code``); the next 65,536 by the code in absolute colours
+    (``kernels.pat3_raw``, 1 Black, 2 White) when White is to move, so that the playout need
+    not translate colours (Black's view of absolute colours is the first half)."""
+    own_view = _own_view()
+    codes = np.arange(1 << 16)
+    swapped = np.zeros(1 << 16, np.int64)
+    for k in range(8):
+        v = (codes >> (2 * k)) & 3
+        swapped |= np.where((v == OWN) | (v == ENEMY), 3 - v, v) << (2 * k)
+    return np.concatenate([own_view, own_view[swapped]])
+
+
+def _own_view() -> np.ndarray:
     result = np.zeros(1 << 16, np.uint8)
     for shape in SHAPES:
         if shape[1][1] != ".":
