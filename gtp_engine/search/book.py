@@ -2,7 +2,8 @@
 
 In the first moves of an empty board every game meets the same few positions, and there a
 search of one second cannot tell the moves apart: on the empty 9x9 Go board at komi 7.5, 11,000
-simulations give every good point 46-50% and the most visited one 17-28% of the visits, so the
+simulations (one second when the book was built; about 18,000 since the tenth session's
+faster kernels) give every good point 46-50% and the most visited one 17-28% of the visits, so the
 choice changes with the seed (in the 1 s matches of issue 17 our first move as Black was the
 centre in 5 games of 50, else the 3-3 point, a 3-4 point or the side), while 200,000 simulations
 settle on the centre (61-63% of the visits with two seeds). The book holds the choices of such
