@@ -68,6 +68,7 @@ PLAIN, MOUNTAIN, WATER = B.PLAIN, B.MOUNTAIN, B.WATER
 CAPTURE_REMOVE, CAPTURE_LOOSE = B.CAPTURE_REMOVE, B.CAPTURE_LOOSE
 CAPTURE_FLIP_REMOVE, CAPTURE_MEALS = B.CAPTURE_FLIP_REMOVE, B.CAPTURE_MEALS
 BOARD, TERR, GID, NXT, GSIZE, GLIBS, GLSUM = B.BOARD, B.TERR, B.GID, B.NXT, B.GSIZE, B.GLIBS, B.GLSUM
+GTRUE = B.GTRUE
 EMPTIES, EPOS, HDR = B.EMPTIES, B.EPOS, B.HDR
 H_WIDTH, H_AREA, H_CAPTURE, H_NEMPTY, H_BLACKS = B.H_WIDTH, B.H_AREA, B.H_CAPTURE, B.H_NEMPTY, B.H_BLACKS
 H_KO, H_KO_COLOR, H_HASH_LO, H_HASH_HI, H_SIZE = B.H_KO, B.H_KO_COLOR, B.H_HASH_LO, B.H_HASH_HI, B.H_SIZE
@@ -266,6 +267,8 @@ def atari_liberty(st, sx, root):
     """The single liberty of the group at ``root`` (its single *true* liberty in Loose), or 0
     when it has none or more than one."""
     if st[HDR, H_CAPTURE] == CAPTURE_LOOSE:
+        if st[GTRUE, root] > 4:   # (stone, true liberty) pairs: one point makes at most 4
+            return 0
         if _group_libs(st, sx, root, 2, True) == 1:
             return int(sx[_blocks(st)[2]])
         return 0
