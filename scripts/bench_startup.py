@@ -117,7 +117,8 @@ def cold(args) -> None:
         t0 = time.perf_counter()
         load = os.getloadavg()[0]
         engine = Engine(python, ["--size", str(args.size), "--playouts", str(args.playouts),
-                                 "--threads", "1"], env={"NUMBA_CACHE_DIR": str(cache)})
+                                 "--threads", "1", "--no-book"],   # a book move is no search
+                        env={"NUMBA_CACHE_DIR": str(cache)})
         try:
             engine.timed("name")
             name_s = time.perf_counter() - t0
