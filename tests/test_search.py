@@ -407,6 +407,18 @@ def test_the_mirror_searches_exactly_as_the_compiled_kernels(variant):
     assert np.allclose(trees[0][2], trees[1][2])
 
 
+def test_the_amaf_blend_follows_the_game_and_an_override_still_wins():
+    from gtp_engine.search import params
+    K = _backend.mirror
+    for variant in ("go", "loose", "goncrete", "disto", "terrain"):
+        game = Game(variant, 9)
+        expected = params.RAVE_EQUIV_BY_GAME.get(variant, params.RAVE_EQUIV)
+        assert params.make_params(game)[K.P_RAVE_EQUIV] == expected
+        assert params.make_params(game, rave_equiv=77)[K.P_RAVE_EQUIV] == 77
+    assert params.make_params(Game("go", 19))[K.P_RAVE_EQUIV] != \
+        params.make_params(Game("loose", 19))[K.P_RAVE_EQUIV]
+
+
 def test_the_playouts_shape_lookup_in_absolute_colours_agrees_with_the_players_view():
     """``pat3_raw`` with the table's second half (White to move) answers as ``pat3_code``, on
     every empty point of random positions with walls and forts."""
