@@ -316,6 +316,33 @@ def test_same_seed_same_moves_other_seed_other_moves():
     assert game_moves(5) != game_moves(6)
 
 
+def test_a_fixed_budget_is_run_in_full_by_every_thread_however_they_are_scheduled(monkeypatch):
+    """With two threads, the one that finishes its share first does not end the other's: the
+    search runs every simulation it promised, the same for the seed under any load."""
+    import threading
+    import time
+    compiled = _backend.compile_now()
+
+    class SlowHelper:   # the second thread gets its chunks late, as on a busy machine
+        def __getattr__(self, name):
+            return getattr(compiled, name)
+
+        def run(self, *args):
+            if threading.current_thread() is not threading.main_thread():
+                time.sleep(0.005)
+            return compiled.run(*args)
+
+    game = Game("go", 7)
+    results = []
+    for kernels in (compiled, SlowHelper()):
+        monkeypatch.setattr(_backend, "active", kernels)
+        searcher = SearchPlayer(SearchSettings(playouts=2000, threads=2, seed=4))
+        analysis = searcher.search(game, Color.BLACK, playouts=2000)
+        results.append((analysis.simulations, [(m.move, m.visits) for m in analysis.moves]))
+    assert results[0][0] == results[1][0] == 2000
+    assert results[0] == results[1]
+
+
 def test_the_tree_never_grows_past_its_memory_cap():
     p = SearchPlayer(SearchSettings(playouts=3000, threads=1, max_memory_mb=1))
     capacity = p.pool_capacity(1)

@@ -271,7 +271,10 @@ class SearchPlayer:
         def worker(i):
             tree, space = self._trees[i], self._spaces[i]
             chunk = 16 if _backend.compiled() else 1   # the mirror runs a dozen a second
-            while not done.is_set():
+            # a fixed budget: every thread runs its whole share (the search is then the same
+            # for the seed however the threads are scheduled); a clock: the first to see the
+            # deadline ends them all
+            while per_thread is not None or not done.is_set():
                 # a stopped search still runs its first chunk: the root is expanded, so an
                 # interrupted genmove answers the move its priors like best, never a pass
                 if (stop is not None and stop.is_set() or self.aborted.is_set()) and counts[i]:
