@@ -14,9 +14,8 @@ K = _backend.mirror   # the P_* indices (identical in both implementations)
 
 EXPAND_VISITS = 8           #: simulations through a leaf before it gets children
 RAVE_EQUIV = 3500           #: visits at which the real win rate and AMAF weigh the same
-RAVE_EQUIV_BY_GAME = {"go": 1000, "goncrete": 1000}   #: games measured better with another
-#   value at a second's simulations (RESEARCH.md); Loose showed no gain, Disto's test is
-#   undecided, Terrain Go's not run
+RAVE_EQUIV_BY_GAME = {"go": 1000, "goncrete": 1000, "disto": 1000}   #: games measured better
+#   with another value at a second's simulations (RESEARCH.md); Loose showed no gain
 UCB_C = 0.0                 #: exploration term (0: priors and RAVE explore enough)
 PRIOR_EVEN = 10             #: every move starts with this many virtual simulations at 50%
 PRIOR_CAPTURE_ONE = 15      #: wins for taking one stone (removal, flip or meal)
