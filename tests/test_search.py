@@ -145,7 +145,7 @@ def _select_between(losing_rate, amaf_rate):
     tf[[ka.NF_VISITS, ka.NF_WINS, ka.NF_VALUE, ka.NF_PVISITS, ka.NF_PWINS], 1] = \
         (10000, 10000 * losing_rate, 10000 * losing_rate, 10, 5)
     tf[[ka.NF_AVISITS, ka.NF_AWINS, ka.NF_PVISITS, ka.NF_PWINS], 2] = (8876, 8876 * amaf_rate, 47, 42)
-    return int(ka.select(ti, tf, 0, make_params(Game("loose", 5, 0)), np.zeros(ka.own_length(5), np.int32)))
+    return int(ka.select(ti, tf, 0, make_params(Game("loose", 5, 0))))
 
 
 def test_a_losing_choice_yields_to_a_move_the_priors_like_that_amaf_buried():
@@ -182,7 +182,7 @@ def test_when_every_move_loses_the_tree_prefers_the_smaller_loss():
         tf[[ka.NF_VISITS, ka.NF_PVISITS, ka.NF_PWINS], child] = (1000, 10, 5)
         tf[ka.NF_SCORE, child] = 1000 * margin
         tf[ka.NF_VALUE, child] = 1000 * (1.0 - ka.score_value(1.0, margin, params))
-    assert int(ka.select(ti, tf, 0, params, np.zeros(ka.own_length(9), np.int32))) == 2
+    assert int(ka.select(ti, tf, 0, params)) == 2
 
 
 # ----------------------------------------------------------------- passing and resigning

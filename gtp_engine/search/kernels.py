@@ -144,9 +144,7 @@ P_PRIOR_LADDER_CAPTURE = 38   # wins for the atari that starts a working ladder
 P_PRIOR_LEARNED = 39      # virtual wins the learned move model gives its first choice
 P_LEARNED_TEMPERATURE = 40   # another placement gets exp((score - best score) / this) of them
 P_RAVE_WEIGHTING = 41     # 0: every AMAF sample counts once; 1: from 2 near the node to 0 at the end
-P_CRITICALITY = 42        # AMAF wins added per AMAF simulation and unit of a point's criticality
-P_CRITICALITY_MIN = 43    # played-out simulations from the root before criticality counts
-P_COUNT = 44
+P_COUNT = 42
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -1160,26 +1158,18 @@ def candidate_features(st, zob, work, spare, out, sx, color, last, last2, params
 
 
 @jit
-def urgency(tf, child, log_parent, params, crit):
+def urgency(tf, child, log_parent, params):
     """How much a child deserves the next simulation: its value rate (priors included) blended
     with its AMAF win rate (RAVE: the weight of AMAF fades as real visits grow), plus an
-    optional UCB exploration term. ``crit``, the criticality of the child's point
-    (``criticality``), adds ``P_CRITICALITY * crit`` AMAF wins per AMAF simulation (Pachi's
-    criticality in RAVE; a negative one takes them away)."""
+    optional UCB exploration term."""
     v = tf[NF_VISITS, child] + tf[NF_PVISITS, child]
     wins = tf[NF_VALUE, child] + tf[NF_PWINS, child]
     rate = wins / v if v > 0 else 1.0
     av = tf[NF_AVISITS, child]
-    aw = tf[NF_AWINS, child]
-    if av > 0 and crit != 0.0:
-        extra = params[P_CRITICALITY] * crit * av
-        if av + extra > 0:
-            av += extra
-            aw += extra
     if av > 0:
         equiv = params[P_RAVE_EQUIV]
         beta = av / (av + v + v * av / equiv)
-        rate = (1.0 - beta) * rate + beta * aw / av
+        rate = (1.0 - beta) * rate + beta * tf[NF_AWINS, child] / av
     c = params[P_UCB_C]
     if c > 0:
         rate += c * math.sqrt(log_parent / (tf[NF_VISITS, child] + 1.0))
@@ -1187,24 +1177,7 @@ def urgency(tf, child, log_parent, params, crit):
 
 
 @jit
-def criticality(own, cell):
-    """How much owning ``cell`` at the end goes with winning, over the simulations from the
-    root so far (``own``, see ``simulate``; Coulom 2009): P(the winner owns it) - P(Black
-    owns it) P(Black wins) - P(White owns it) P(White wins), a tie counting as White's in the
-    last term (ties are rare, and Go's komi has none)."""
-    a = (len(own) - 2) // 4
-    n = float(own[2 * a])
-    if n <= 0:
-        return 0.0
-    black_wins = own[2 * a + 1] / n
-    black = own[cell] / n
-    white = own[a + cell] / n
-    winner = (own[2 * a + 2 + cell] + own[3 * a + 2 + cell]) / n
-    return winner - black * black_wins - white * (1.0 - black_wins)
-
-
-@jit
-def select(ti, tf, node, params, own):
+def select(ti, tf, node, params):
     """The child with the highest urgency (the first on ties), skipping repeats; -1 if none.
 
     When that child is clearly losing (urgency below ``P_TRY_BELOW``), the choice goes by the
@@ -1216,18 +1189,12 @@ def select(ti, tf, node, params, own):
     first = int(ti[NI_FIRST, node])
     count = int(ti[NI_COUNT, node])
     log_parent = math.log(tf[NF_VISITS, node] + 1.0)
-    a = (len(own) - 2) // 4
-    critical = params[P_CRITICALITY] != 0 and own[2 * a] >= params[P_CRITICALITY_MIN]
     best = -1
     best_u = -1e300
     for child in range(first, first + count):
         if ti[NI_FLAGS, child] & FLAG_REPEAT:
             continue
-        crit = 0.0
-        move = int(ti[NI_MOVE, child])
-        if critical and move != PASS:
-            crit = criticality(own, move)
-        u = urgency(tf, child, log_parent, params, crit)
+        u = urgency(tf, child, log_parent, params)
         if u > best_u:
             best_u = u
             best = child
@@ -1250,10 +1217,8 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
              path_keys, seq, own):
     """One simulation from ``root`` (position ``root_st``, ``color`` to move): descend by
     urgency, expand a leaf that has been visited often enough, play out, score, back up the
-    result (with AMAF) and add the final owners to ``own`` (``own_length``: Black's counts,
-    White's, the number of samples, Black's wins among them, then per point Black's counts in
-    Black's wins and White's in White's; a simulation ended by two passes in the tree adds
-    none). Returns 1, or
+    result (with AMAF) and add the final owners to ``own`` (Black's counts, White's, then the
+    number of samples; a simulation ended by two passes in the tree adds none). Returns 1, or
     0 when the descent met a repeated position (the move is flagged and the simulation counts
     for nothing)."""
     copy_state(st, root_st)
@@ -1276,7 +1241,7 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
             if not expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, to_move,
                           last, last2, passes, params, pat3, model):
                 break
-        child = select(ti, tf, node, params, own)
+        child = select(ti, tf, node, params)
         if child < 0:
             break
         move = int(ti[NI_MOVE, child])
@@ -1322,27 +1287,13 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
         return 1
     a = int(st[HDR, H_AREA])
     own[2 * a] += 1
-    black_won = win == 1.0
-    white_won = win == 0.0
-    if black_won:
-        own[2 * a + 1] += 1
     for cell in range(a):
         o = owner[cell]
         if o == BLACK:
             own[cell] += 1
-            if black_won:
-                own[2 * a + 2 + cell] += 1
         elif o == WHITE:
             own[a + cell] += 1
-            if white_won:
-                own[3 * a + 2 + cell] += 1
     return 1
-
-
-def own_length(size):
-    """The length of a thread's ownership counts (``simulate``)."""
-    area = (size + 2) * (size + 2)
-    return 4 * area + 2
 
 
 @jit
@@ -1527,7 +1478,7 @@ def warm_all():
         path = np.zeros(64, np.int32)
         path_keys = np.zeros(64, np.int64)
         seq = np.zeros(2 * (4 * size * size + 64), np.int32)
-        own = np.zeros(own_length(size), np.int32)
+        own = np.zeros(2 * area + 1, np.int32)
         rng = np.array([12345], np.int64)
         root = new_root(ti, tf, thdr, int(PASS))
         params[P_PRIOR_LEARNED] = 1

@@ -42,8 +42,6 @@ PRIOR_LEARNED = 30          #: virtual wins the learned move model (knowledge.py
 #                              choice; another placement exp((score - best score) / temperature)
 LEARNED_TEMPERATURE = 1.0   #: of them
 RAVE_WEIGHTING = 0.0        #: AMAF samples weigh more near the node (kernels._back_up); 0: all alike
-CRITICALITY = 0.0           #: AMAF wins per AMAF simulation and unit of criticality (kernels.urgency)
-CRITICALITY_MIN = 1000      #: played-out simulations from the root before criticality counts
 TRY_BELOW = 0.1             #: a choice below this value is made again without AMAF (kernels.select)
 SCORE_WEIGHT = 0.05         #: share of a simulation's value that its margin gives (kernels.score_value)
 SCORE_POINTS = 0.5          #: the margin that counts in full: this share of the board's points
@@ -62,7 +60,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_edge_empty", "prior_third_empty", "prior_mountain", "prior_water", "prior_fort",
             "prior_pass", "prob_capture", "prob_pattern", "prob_reject_self_atari",
             "prob_reject_random_self_atari", "try_below", "score_weight", "score_points", "heavy",
-            "read_ladders", "max_moves", "prior_learned", "learned_temperature", "rave_weighting", "criticality", "criticality_min")
+            "read_ladders", "max_moves", "prior_learned", "learned_temperature", "rave_weighting")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -82,8 +80,6 @@ RANGES = {
     "score_weight": (0, 1, False),           # 0: wins alone, 1: the margin alone
     "score_points": (1, 1e6, False),         # points (the margin is divided by it)
     "rave_weighting": (0, 1, False),         # above 1 a late play would weigh less than nothing
-    "criticality": (0, 100, False),
-    "criticality_min": (1, 1e9, True),
 }
 
 
@@ -147,8 +143,6 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "prior_learned": PRIOR_LEARNED,
         "learned_temperature": LEARNED_TEMPERATURE,
         "rave_weighting": RAVE_WEIGHTING,
-        "criticality": CRITICALITY,
-        "criticality_min": CRITICALITY_MIN,
         "try_below": TRY_BELOW,
         "score_weight": SCORE_WEIGHT,
         "score_points": SCORE_POINTS * size * size,

@@ -431,7 +431,7 @@ class SearchPlayer:
         moves.sort(key=lambda m: (-m.visits, -m.prior))
         own = np.zeros(2 * w * w + 1, np.float64)
         for space in self._spaces:
-            own += space.own[:len(own)]
+            own += space.own
         n = max(own[2 * w * w], 1)   # simulations that played the game out
         cells = [(r + 1) * w + c + 1 for r in range(size) for c in range(size)]
         black, white = own[cells], own[[w * w + cell for cell in cells]]

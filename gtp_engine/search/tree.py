@@ -72,5 +72,5 @@ class Workspace:
         self.path = np.zeros(MAX_DEPTH, np.int32)
         self.path_keys = np.zeros(MAX_DEPTH, np.int64)
         self.seq = np.zeros(2 * (3 * size * size + MAX_DEPTH + 8), np.int32)
-        self.own = np.zeros(K.own_length(size), np.int32)   # owners, samples, wins
+        self.own = np.zeros(2 * area + 1, np.int32)   # owners: Black's, White's, samples
         self.rng = np.array([1], np.int64)
