@@ -143,8 +143,7 @@ P_PRIOR_LADDER_RUN = 37   # losses for extending a group that a ladder catches a
 P_PRIOR_LADDER_CAPTURE = 38   # wins for the atari that starts a working ladder
 P_PRIOR_LEARNED = 39      # virtual wins the learned move model gives its first choice
 P_LEARNED_TEMPERATURE = 40   # another placement gets exp((score - best score) / this) of them
-P_RAVE_WEIGHTING = 41     # 0: every AMAF sample counts once; 1: from 2 near the node to 0 at the end
-P_COUNT = 42
+P_COUNT = 41
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -1300,12 +1299,7 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
 def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin, params):
     """Add the result to every node of the path, and the AMAF result to the children of each
     node whose move its player made later in the simulation (the first time the point was
-    played from that node on). Black's value is ``score_value`` of the result and margin.
-
-    An AMAF sample weighs ``1 + r * (1 - 2x)``, ``r`` = ``P_RAVE_WEIGHTING`` and ``x`` the
-    share of the simulation's moves after the node that came before the play (Fuego's
-    weighted RAVE updates: at ``r`` 1, from 2 for the node's next move down to 0 at the end,
-    one on average)."""
+    played from that node on). Black's value is ``score_value`` of the result and margin."""
     a = (len(sx) - S_MARK - MAX_FEATURES) // 5
     amaf_sid = S_MARK + 3 * a
     amaf_color = S_MARK + 4 * a
@@ -1315,14 +1309,11 @@ def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, 
             sx[amaf_sid + i] = 0
         sx[S_SIM] = 1
     sid = int(sx[S_SIM])
-    # the colour slot keeps the player and, above it, the play's index in the sequence
     for k in range(n_seq - 1, tree_moves - 1, -1):   # backwards: the first play of a point wins
         cell = int(seq[2 * k])
         sx[amaf_sid + cell] = sid
-        sx[amaf_color + cell] = seq[2 * k + 1] + 4 * k
+        sx[amaf_color + cell] = seq[2 * k + 1]
     black_value = score_value(win, margin, params)
-    weighting = params[P_RAVE_WEIGHTING]
-    start = tree_moves      # the sequence index of the first move after path[d]
     for d in range(depth, -1, -1):
         node = int(path[d])
         mover_into = color if d % 2 == 1 else 3 - color   # who made the move into path[d]
@@ -1333,23 +1324,17 @@ def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, 
         if d < depth:
             move = int(ti[NI_MOVE, path[d + 1]])
             if move != PASS:
-                start -= 1
                 sx[amaf_sid + move] = sid
-                sx[amaf_color + move] = 3 - mover_into + 4 * start
+                sx[amaf_color + move] = 3 - mover_into
         first = int(ti[NI_FIRST, node])
         if first >= 0:
             player = 3 - mover_into
             child_value = black_value if player == BLACK else 1.0 - black_value
-            span = n_seq - start
             for child in range(first, first + int(ti[NI_COUNT, node])):
                 m = int(ti[NI_MOVE, child])
-                if m != PASS and sx[amaf_sid + m] == sid and (sx[amaf_color + m] & 3) == player:
-                    weight = 1.0
-                    if weighting > 0 and span > 0:
-                        x = ((sx[amaf_color + m] >> 2) - start) / span
-                        weight = 1.0 + weighting * (1.0 - 2.0 * x)
-                    tf[NF_AVISITS, child] += weight
-                    tf[NF_AWINS, child] += weight * child_value
+                if m != PASS and sx[amaf_sid + m] == sid and sx[amaf_color + m] == player:
+                    tf[NF_AVISITS, child] += 1.0
+                    tf[NF_AWINS, child] += child_value
     thdr[T_SIMS] += 1
 
 

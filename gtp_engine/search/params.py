@@ -41,7 +41,6 @@ PRIOR_PASS = 10             #: losses for passing (the tree learns when it is ri
 PRIOR_LEARNED = 30          #: virtual wins the learned move model (knowledge.py) gives its first
 #                              choice; another placement exp((score - best score) / temperature)
 LEARNED_TEMPERATURE = 1.0   #: of them
-RAVE_WEIGHTING = 0.0        #: AMAF samples weigh more near the node (kernels._back_up); 0: all alike
 TRY_BELOW = 0.1             #: a choice below this value is made again without AMAF (kernels.select)
 SCORE_WEIGHT = 0.05         #: share of a simulation's value that its margin gives (kernels.score_value)
 SCORE_POINTS = 0.5          #: the margin that counts in full: this share of the board's points
@@ -60,7 +59,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_edge_empty", "prior_third_empty", "prior_mountain", "prior_water", "prior_fort",
             "prior_pass", "prob_capture", "prob_pattern", "prob_reject_self_atari",
             "prob_reject_random_self_atari", "try_below", "score_weight", "score_points", "heavy",
-            "read_ladders", "max_moves", "prior_learned", "learned_temperature", "rave_weighting")
+            "read_ladders", "max_moves", "prior_learned", "learned_temperature")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -79,7 +78,6 @@ RANGES = {
     "try_below": (0, 1, False),              # a value: 0 never chooses again without AMAF
     "score_weight": (0, 1, False),           # 0: wins alone, 1: the margin alone
     "score_points": (1, 1e6, False),         # points (the margin is divided by it)
-    "rave_weighting": (0, 1, False),         # above 1 a late play would weigh less than nothing
 }
 
 
@@ -142,7 +140,6 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "prob_reject_random_self_atari": PROB_REJECT_RANDOM_SELF_ATARI,
         "prior_learned": PRIOR_LEARNED,
         "learned_temperature": LEARNED_TEMPERATURE,
-        "rave_weighting": RAVE_WEIGHTING,
         "try_below": TRY_BELOW,
         "score_weight": SCORE_WEIGHT,
         "score_points": SCORE_POINTS * size * size,
