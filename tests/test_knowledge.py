@@ -3,8 +3,6 @@ the ones the diagrams show, the fit learns what the played moves have in common,
 reads back as written, and the tree's priors follow the model. Kernels are the pure-Python
 mirror (the same source as the compiled ones)."""
 
-import math
-
 import numpy as np
 import pytest
 
@@ -208,53 +206,6 @@ def test_the_tree_gives_the_moves_the_model_likes_the_better_priors():
     assert learned[a1] - learned[d4] > plain[a1] - plain[d4] + 0.2
     # the best placement's learned wins are all its virtual simulations
     assert max(learned.values()) > max(plain.values())
-
-
-def test_the_normalized_learned_prior_is_the_models_probability_to_a_power():
-    """``learned_norm``: a placement's learned wins are ``prior_learned`` times its probability
-    under the model (exp(score) over every placement's sum) to the power 1 / temperature."""
-    game = setup("go", CORNER)
-    fixed = np.zeros(K.F_COUNT)
-    fixed[K.F_LINE + 0] = 3.0
-    fixed[K.F_LINE_EMPTY + 0] = 3.0
-    fixed[K.F_LINE + 2] = 1.0
-    fixed[K.F_LINE_EMPTY + 2] = 1.0
-    arrays = knowledge.Model(fixed, {}, {}).arrays()
-
-    def bonuses(**overrides):
-        tree, space = Tree(500), Workspace(game.size)
-        root = tree.reset(None)
-        args = (space.work, space.spare, space.out, space.owner, space.scratch, tree.ti, tree.tf,
-                tree.header, root, int(Color.BLACK), 0, 0, 0)
-        result = []
-        for model, prior in ((arrays, overrides.get("prior_learned", 30)), (K.empty_model(), 0)):
-            tree.reset(None)
-            K.expand(game.position.state.copy(), _ZOBRIST, *args,
-                     make_params(game, **dict(overrides, prior_learned=prior)),
-                     patterns.table(), model)
-            first, count = tree.ti[K.NI_FIRST, root], tree.ti[K.NI_COUNT, root]
-            result.append({int(tree.ti[K.NI_MOVE, c]): tree.tf[K.NF_PWINS, c]
-                           for c in range(first, first + count) if tree.ti[K.NI_MOVE, c] != K.PASS})
-        with_model, without = result
-        return {cell: with_model[cell] - without[cell] for cell in with_model}
-
-    facts = {cell: f for cell, (f, _) in _candidates(game, Color.BLACK).items()}
-    scores = {cell: sum(fixed[i] for i in f) for cell, f in facts.items()}
-    total = sum(math.exp(s) for s in scores.values())
-    probability = {cell: math.exp(s) / total for cell, s in scores.items()}
-    norm = bonuses(prior_learned=40, learned_norm=1)
-    assert set(norm) == set(probability)
-    for cell, p in probability.items():
-        assert norm[cell] == pytest.approx(40 * p)
-    assert sum(norm.values()) == pytest.approx(40)
-    root = bonuses(prior_learned=200, learned_norm=1, learned_temperature=2)
-    for cell, p in probability.items():
-        assert root[cell] == pytest.approx(200 * math.sqrt(p))
-    # the default: the best placement gets prior_learned, the others their ratio to it
-    ratio = bonuses(prior_learned=40)
-    best = max(probability.values())
-    for cell, p in probability.items():
-        assert ratio[cell] == pytest.approx(40 * p / best)
 
 
 def test_examples_from_games_hold_every_placement_played_among_its_candidates():

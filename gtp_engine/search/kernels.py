@@ -143,9 +143,7 @@ P_PRIOR_LADDER_RUN = 37   # losses for extending a group that a ladder catches a
 P_PRIOR_LADDER_CAPTURE = 38   # wins for the atari that starts a working ladder
 P_PRIOR_LEARNED = 39      # virtual wins the learned move model gives its first choice
 P_LEARNED_TEMPERATURE = 40   # another placement gets exp((score - best score) / this) of them
-P_LEARNED_NORM = 41       # 1: the placement's probability under the model (1/temperature power)
-#                           times P_PRIOR_LEARNED instead of its ratio to the best one's
-P_COUNT = 42
+P_COUNT = 41
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -1047,10 +1045,7 @@ def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last
     with their priors: the hand-set ones (``prior``), plus, when ``model`` has weights and
     ``P_PRIOR_LEARNED`` is above 0, that many virtual wins for the learned model's first
     choice and exp((score - best) / ``P_LEARNED_TEMPERATURE``) of them for every other
-    placement (with ``P_LEARNED_NORM``, the placement's probability under the model, the
-    exp(score) over all placements' sum, to the power 1 / temperature: Pachi's sqrt(p) scaling
-    of its pattern priors at temperature 2). Returns False, changing nothing, when the pool
-    has no room.
+    placement. Returns False, changing nothing, when the pool has no room.
 
     The pass's prior: after the opponent's pass it ends the game, so its prior is the exact
     result for ``color`` (the tree must see a pass that wins, or it would never try it: a pass
@@ -1091,15 +1086,9 @@ def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last
             best = max(best, score)
     if learned > 0:
         temperature = params[P_LEARNED_TEMPERATURE]
-        shift = 0.0
-        if params[P_LEARNED_NORM] != 0:   # exp(score - best) / their sum is the probability
-            total = 0.0
-            for k in range(n):
-                total += math.exp(tf[NF_SCORE, first + k] - best)
-            shift = math.log(total)
         for k in range(n):
             child = first + k
-            bonus = learned * math.exp((tf[NF_SCORE, child] - best - shift) / temperature)
+            bonus = learned * math.exp((tf[NF_SCORE, child] - best) / temperature)
             tf[NF_SCORE, child] = 0.0
             tf[NF_PVISITS, child] += bonus
             tf[NF_PWINS, child] += bonus

@@ -41,8 +41,6 @@ PRIOR_PASS = 10             #: losses for passing (the tree learns when it is ri
 PRIOR_LEARNED = 30          #: virtual wins the learned move model (knowledge.py) gives its first
 #                              choice; another placement exp((score - best score) / temperature)
 LEARNED_TEMPERATURE = 1.0   #: of them
-LEARNED_NORM = 0            #: 1: instead, PRIOR_LEARNED times the placement's probability under the
-#                              model to the power 1 / LEARNED_TEMPERATURE (Pachi's sqrt(p) at 2)
 TRY_BELOW = 0.1             #: a choice below this value is made again without AMAF (kernels.select)
 SCORE_WEIGHT = 0.05         #: share of a simulation's value that its margin gives (kernels.score_value)
 SCORE_POINTS = 0.5          #: the margin that counts in full: this share of the board's points
@@ -61,7 +59,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_edge_empty", "prior_third_empty", "prior_mountain", "prior_water", "prior_fort",
             "prior_pass", "prob_capture", "prob_pattern", "prob_reject_self_atari",
             "prob_reject_random_self_atari", "try_below", "score_weight", "score_points", "heavy",
-            "read_ladders", "max_moves", "prior_learned", "learned_temperature", "learned_norm")
+            "read_ladders", "max_moves", "prior_learned", "learned_temperature")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -77,7 +75,6 @@ RANGES = {
     "read_ladders": (0, 1, True),            # 0: no ladder reading (the rules may say 0 already)
     "max_moves": (1, 100_000, True),         # a playout's move cap; 0 would end every playout at once
     "learned_temperature": (0.01, 100, False),   # it divides
-    "learned_norm": (0, 1, True),
     "try_below": (0, 1, False),              # a value: 0 never chooses again without AMAF
     "score_weight": (0, 1, False),           # 0: wins alone, 1: the margin alone
     "score_points": (1, 1e6, False),         # points (the margin is divided by it)
@@ -143,7 +140,6 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "prob_reject_random_self_atari": PROB_REJECT_RANDOM_SELF_ATARI,
         "prior_learned": PRIOR_LEARNED,
         "learned_temperature": LEARNED_TEMPERATURE,
-        "learned_norm": LEARNED_NORM,
         "try_below": TRY_BELOW,
         "score_weight": SCORE_WEIGHT,
         "score_points": SCORE_POINTS * size * size,
