@@ -474,6 +474,108 @@ def test_the_playouts_shape_lookup_in_absolute_colours_agrees_with_the_players_v
     assert checked > 100   # good shapes were met, not only empty ones
 
 
+# (diagram, the move, whether the self-atari group it makes is a nakade shape)
+NAKADE_CASES = (
+    ("""
+     . O . . . . .
+     X O . . . . .
+     X O . . . . .
+     X O . . . . .
+     X O . . . . .
+     X O . . . . .
+     . O . . . . .
+     """, "A7", False),     # six stones: not one eye
+    ("""
+     . O . . . . .
+     X O . . . . .
+     X O . . . . .
+     X O . . . . .
+     . O . . . . .
+     O . . . . . .
+     . . . . . . .
+     """, "A7", False),     # straight four: two eyes once taken
+    ("""
+     X . . O . . .
+     O O O . . . .
+     . . . . . . .
+     . . . . . . .
+     . . . . . . .
+     . . . . . . .
+     . . . . . . .
+     """, "B7", True),      # two stones
+    ("""
+     X X O . . . .
+     X . O . . . .
+     . O . . . . .
+     O . . . . . .
+     . . . . . . .
+     . . . . . . .
+     . . . . . . .
+     """, "B6", True),      # square four
+    ("""
+     X . X O . . .
+     O X O . . . .
+     O . O . . . .
+     . O . . . . .
+     . . . . . . .
+     . . . . . . .
+     . . . . . . .
+     """, "B7", True),      # pyramid four
+    ("""
+     X X O . . . .
+     X . O . . . .
+     X O . . . . .
+     . O . . . . .
+     O . . . . . .
+     . . . . . . .
+     . . . . . . .
+     """, "B6", True),      # bulky five
+    ("""
+     . O . . . . .
+     X O . . . . .
+     X X O . . . .
+     . O . . . . .
+     O . . . . . .
+     . . . . . . .
+     . . . . . . .
+     """, "A7", False),     # bent four: two eyes once taken
+)
+
+
+@pytest.mark.parametrize("text, vertex, nakade", NAKADE_CASES)
+def test_a_playout_fills_an_eye_space_in_self_atari_only_in_a_nakade_shape(text, vertex, nakade):
+    """With ``playout_nakade``, a self-atari of several stones is a playout move (one the dice
+    decide, as a lone stone's) only when the stones, once taken, leave an eye space of one eye;
+    without it, or in a game that does not remove what it captures, never."""
+    from gtp_engine.search import params
+    K = _backend.mirror
+    game = setup("go", text)
+    w = game.size + 2
+    point = parse_vertex(vertex, game.size)
+    cell = (point[0] + 1) * w + point[1] + 1
+    st = game.position.state.copy()
+    sx = np.zeros(K.scratch_length(game.size), np.int32)
+    assert K.libs_after(st, sx, cell, int(Color.BLACK), 2) == 1   # a self-atari
+    assert bool(K._nakade_shape(st, sx, cell, int(Color.BLACK), w)) == nakade
+    assert K._acceptable(st, sx, cell, int(Color.BLACK), True, 1, True) == (-1 if nakade else 0)
+    assert K._acceptable(st, sx, cell, int(Color.BLACK), True, 1, False) == 0
+    assert params.make_params(game)[K.P_PLAYOUT_NAKADE] == params.PLAYOUT_NAKADE
+    assert params.make_params(game, playout_nakade=1)[K.P_PLAYOUT_NAKADE] == 1
+
+
+def test_only_a_game_that_removes_captures_fills_eye_spaces_in_its_playouts():
+    """Loose and Goncrete flip what they capture and Disto makes it a meal: the stones of a
+    nakade would not leave an empty eye space there, so their playouts keep refusing it."""
+    from gtp_engine.search.params import make_params
+    K = _backend.mirror
+    for variant in ("go", "loose", "goncrete", "disto", "terrain"):
+        game = Game(variant, 9)
+        st = game.position.state
+        assert not K.fills_eye_spaces(st, make_params(game, playout_nakade=0))
+        assert K.fills_eye_spaces(st, make_params(game, playout_nakade=1)) == \
+            (variant in ("go", "terrain"))
+
+
 # ----------------------------------------------------------------- the end of the game
 def _engine(game, **settings):
     from gtp_engine.gtp import EngineSettings, GtpEngine

@@ -143,7 +143,8 @@ P_PRIOR_LADDER_RUN = 37   # losses for extending a group that a ladder catches a
 P_PRIOR_LADDER_CAPTURE = 38   # wins for the atari that starts a working ladder
 P_PRIOR_LEARNED = 39      # virtual wins the learned move model gives its first choice
 P_LEARNED_TEMPERATURE = 40   # another placement gets exp((score - best score) / this) of them
-P_COUNT = 41
+P_PLAYOUT_NAKADE = 41     # 1: a playout may fill an enemy eye space in self-atari (``_nakade_shape``)
+P_COUNT = 42
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -639,11 +640,74 @@ def suggest_shape(st, sx, color, last, pat3):
 
 # --------------------------------------------------------------------------- playing a suggestion
 @jit
-def _acceptable(st, sx, cell, color, skip_eyes, reject_self_atari):
+def _nakade_shape(st, sx, cell, color, w):
+    """Whether the group a stone of ``color`` on ``cell`` makes with the friendly stones it
+    touches, when the enemy captures it, leaves an eye space of one eye: 2 or 3 points, the
+    square or pyramid four, the bulky or crossed five (the nakade shapes). Asked of a
+    self-atari in Go's capture (the group's one liberty is where the enemy takes it, and every
+    other point round it is enemy stone or edge)."""
+    mark, _, _, _, _ = _blocks(st)
+    stamp = _new_stamp(sx)
+    sx[mark + cell] = stamp
+    size = 1
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        if st[BOARD, q] == color and sx[mark + q] != stamp:
+            root = int(st[GID, q])
+            s = root
+            while True:
+                sx[mark + s] = stamp
+                size += 1
+                if size > 5:
+                    return False
+                s = int(st[NXT, s])
+                if s == root:
+                    break
+    if size <= 3:
+        return True
+    most = 0          # the most neighbours one point has inside the shape
+    block = False     # a 2x2 square inside it
+    for i in range(5):
+        q = cell if i == 0 else (cell - 1 if i == 1 else (cell + 1 if i == 2 else (
+            cell - w if i == 3 else cell + w)))
+        if sx[mark + q] != stamp:
+            continue
+        root = q if q == cell else int(st[GID, q])
+        s = root
+        while True:
+            n = 0
+            for e in (s - 1, s + 1, s - w, s + w):
+                if sx[mark + e] == stamp:
+                    n += 1
+            most = max(most, n)
+            if (sx[mark + s + 1] == stamp and sx[mark + s + w] == stamp
+                    and sx[mark + s + w + 1] == stamp):
+                block = True
+            if q == cell:
+                break
+            s = int(st[NXT, s])
+            if s == root:
+                break
+    if size == 4:
+        return block or most == 3
+    return block or most == 4
+
+
+@jit
+def fills_eye_spaces(st, params):
+    """Whether the playouts may fill the enemy's eye space in self-atari (``_nakade_shape``):
+    asked for (``P_PLAYOUT_NAKADE``), and the game removes what it captures (Loose and
+    Goncrete flip the stones, Disto makes them a meal: no eye space is left empty)."""
+    return params[P_PLAYOUT_NAKADE] != 0 and st[HDR, H_CAPTURE] == CAPTURE_REMOVE
+
+
+@jit
+def _acceptable(st, sx, cell, color, skip_eyes, reject_self_atari, nakade):
     """The filters every playout move passes: not a simple ko retake, not one's own eye, no
     needless self-meal (a move leaving its own group without a liberty: only Disto allows it),
     and a self-atari rejected with the given per-mille chance (always when the stone joins a
-    group: giving away many stones is never a playout move)."""
+    group: giving away many stones is never a playout move, unless ``nakade`` and the stones
+    make a nakade shape inside the enemy's eye space, which the caller rolls the dice on as
+    for a lone stone)."""
     if cell == st[HDR, H_KO] and color == st[HDR, H_KO_COLOR]:
         return 0
     if skip_eyes and is_own_eye(st, cell, color):
@@ -654,13 +718,15 @@ def _acceptable(st, sx, cell, color, skip_eyes, reject_self_atari):
     if libs == 1:
         w = int(st[HDR, H_WIDTH])
         if _joins_friends(st, cell, color, w):
+            if nakade and _nakade_shape(st, sx, cell, color, w):
+                return -1
             return 0 if reject_self_atari > 0 else 1
         return -1   # a lone stone in atari: the caller rolls the dice
     return 1
 
 
 @jit
-def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject):
+def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject, nakade):
     """Try the listed candidates from a random start; play the first acceptable legal one."""
     if n == 0:
         return 0
@@ -668,7 +734,7 @@ def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, rej
     start = next_random(rng) % n
     for k in range(n):
         cell = int(sx[cand + (start + k) % n])
-        ok = _acceptable(st, sx, cell, color, skip_eyes, reject)
+        ok = _acceptable(st, sx, cell, color, skip_eyes, reject, nakade)
         if ok == -1:
             ok = 0 if _chance(rng, reject) else 1
         if ok == 1 and play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
@@ -677,13 +743,13 @@ def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, rej
 
 
 @jit
-def _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes, reject):
+def _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes, reject, nakade):
     """A random acceptable legal placement, or 0 (pass) when none is left."""
     k = int(st[HDR, H_NEMPTY])
     while k > 0:
         i = next_random(rng) % k
         cell = int(st[EMPTIES, i])
-        ok = _acceptable(st, sx, cell, color, skip_eyes, 1)
+        ok = _acceptable(st, sx, cell, color, skip_eyes, 1, nakade)
         if ok == -1:
             ok = 0 if _chance(rng, reject) else 1
         if ok == 1 and play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
@@ -728,19 +794,22 @@ def playout_move(st, zob, work, spare, out, sx, color, last, rng, params, pat3):
     if params[P_HEAVY] == 0:
         return _light_move(st, zob, work, spare, out, color, rng, skip_eyes)
     reject = int(params[P_PROB_REJECT_SELF_ATARI])
+    nakade = fills_eye_spaces(st, params)
     if last > 0:
         if _chance(rng, int(params[P_PROB_CAPTURE])):
             n = suggest_tactics(st, sx, color, last)
-            cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject)
+            cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject,
+                                   nakade)
             if cell > 0:
                 return cell
         if _chance(rng, int(params[P_PROB_PATTERN])):
             n = suggest_shape(st, sx, color, last, pat3)
-            cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject)
+            cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject,
+                                   nakade)
             if cell > 0:
                 return cell
     return _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes,
-                        int(params[P_PROB_REJECT_RANDOM_SELF_ATARI]))
+                        int(params[P_PROB_REJECT_RANDOM_SELF_ATARI]), nakade)
 
 
 # --------------------------------------------------------------------------- the playout

@@ -49,6 +49,8 @@ PROB_CAPTURE = 900          #: per mille: the playout looks for captures and esc
 PROB_PATTERN = 950          #: per mille: then for good shapes round the last move
 PROB_REJECT_SELF_ATARI = 900   #: per mille: a suggested lone-stone self-atari is refused
 PROB_REJECT_RANDOM_SELF_ATARI = 500   #: per mille: the same for a random move
+PLAYOUT_NAKADE = 0          #: 1: a self-atari of several stones in a nakade shape inside the
+#                              enemy's eye space is a playout move like a lone stone's (Go's capture)
 
 
 #: the names ``make_params`` (and ``--search-param``) accept as overrides
@@ -59,7 +61,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_edge_empty", "prior_third_empty", "prior_mountain", "prior_water", "prior_fort",
             "prior_pass", "prob_capture", "prob_pattern", "prob_reject_self_atari",
             "prob_reject_random_self_atari", "try_below", "score_weight", "score_points", "heavy",
-            "read_ladders", "max_moves", "prior_learned", "learned_temperature")
+            "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -73,6 +75,7 @@ RANGES = {
     **{name: _PER_MILLE for name in TUNABLES if name.startswith("prob_")},
     "heavy": (0, 1, True),                   # 0: uniform random playouts, 1: the heavy policy
     "read_ladders": (0, 1, True),            # 0: no ladder reading (the rules may say 0 already)
+    "playout_nakade": (0, 1, True),
     "max_moves": (1, 100_000, True),         # a playout's move cap; 0 would end every playout at once
     "learned_temperature": (0.01, 100, False),   # it divides
     "try_below": (0, 1, False),              # a value: 0 never chooses again without AMAF
@@ -140,6 +143,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "prob_reject_random_self_atari": PROB_REJECT_RANDOM_SELF_ATARI,
         "prior_learned": PRIOR_LEARNED,
         "learned_temperature": LEARNED_TEMPERATURE,
+        "playout_nakade": PLAYOUT_NAKADE,
         "try_below": TRY_BELOW,
         "score_weight": SCORE_WEIGHT,
         "score_points": SCORE_POINTS * size * size,
