@@ -666,7 +666,7 @@ def _nakade_shape(st, sx, cell, color, w):
         return True
     most = 0          # the most neighbours one point has inside the shape
     block = False     # a 2x2 square inside it
-    for i in range(5):
+    for i in range(5):   # not a tuple: ``cell`` (int32) and ``cell - 1`` (int64) do not make one
         q = cell if i == 0 else (cell - 1 if i == 1 else (cell + 1 if i == 2 else (
             cell - w if i == 3 else cell + w)))
         if sx[mark + q] != stamp:
