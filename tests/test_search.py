@@ -577,6 +577,70 @@ def test_only_a_game_that_removes_captures_fills_eye_spaces_in_its_playouts():
             (variant in ("go", "terrain"))
 
 
+GLOBAL_CAPTURE_CASES = (
+    # (variant, the board, Black's capture point: the group in atari is far from every move)
+    ("go", """
+     . . . . . . .
+     . . . . . . .
+     . . . . . . .
+     . . . . . . .
+     . . . . . . .
+     . X . . . . .
+     O X . . . . .
+     """, "A2"),
+    ("goncrete", """
+     . . . . . . .
+     . . . . . . .
+     . . . . . . .
+     . . . . . . .
+     . . . . X . .
+     . . . X O X .
+     . . . . . . .
+     """, "E1"),
+    ("disto", """
+     . . . . . . .
+     . . . . . . .
+     . . . . . . .
+     . . . . . . .
+     . . . . . . .
+     . X . . . . .
+     O X . . . . .
+     """, "A2"),
+)
+
+
+@pytest.mark.parametrize("variant, text, vertex", GLOBAL_CAPTURE_CASES)
+def test_a_playout_takes_a_group_in_atari_anywhere_when_told_to(variant, text, vertex):
+    """``prob_global_capture`` 1000: with no suggestion near the last move, the playout takes
+    an enemy group in atari wherever it is; 0: the move is left to chance."""
+    from gtp_engine.search import params, patterns
+    from gtp_engine.search.tree import Workspace
+    K = _backend.mirror
+    game = setup(variant, text)
+    w = game.size + 2
+    point = parse_vertex(vertex, game.size)
+    target = (point[0] + 1) * w + point[1] + 1
+    far = (game.size - 1 + 1) * w + game.size   # the top right corner: nothing near it
+    space = Workspace(game.size)
+    zob = _backend.mirror.BOARD_KERNELS.zobrist_keys()
+    pat3 = patterns.table()
+    assert K.suggest_captures(game.position.state, space.scratch, int(Color.BLACK)) == 1
+    assert space.scratch[K._blocks(game.position.state)[1]] == target
+    assert K.suggest_captures(game.position.state, space.scratch, int(Color.WHITE)) == 0
+    chosen = {0: set(), 1000: set()}
+    for per_mille in chosen:
+        values = params.make_params(game, prob_capture=0, prob_pattern=0,
+                                    prob_global_capture=per_mille)
+        for seed in range(12):
+            st = game.position.state.copy()
+            space.rng[0] = seed + 1
+            chosen[per_mille].add(K.playout_move(st, zob, space.work, space.spare, space.out,
+                                                 space.scratch, int(Color.BLACK), far, space.rng,
+                                                 values, pat3))
+    assert chosen[1000] == {target}
+    assert len(chosen[0]) > 1
+
+
 # ----------------------------------------------------------------- the end of the game
 def _engine(game, **settings):
     from gtp_engine.gtp import EngineSettings, GtpEngine

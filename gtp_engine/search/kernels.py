@@ -144,7 +144,8 @@ P_PRIOR_LADDER_CAPTURE = 38   # wins for the atari that starts a working ladder
 P_PRIOR_LEARNED = 39      # virtual wins the learned move model gives its first choice
 P_LEARNED_TEMPERATURE = 40   # another placement gets exp((score - best score) / this) of them
 P_PLAYOUT_NAKADE = 41     # 1: a playout may fill an enemy eye space in self-atari (``_nakade_shape``)
-P_COUNT = 42
+P_PROB_GLOBAL_CAPTURE = 42   # per mille: with no local suggestion, take any enemy group in atari
+P_COUNT = 43
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -523,6 +524,19 @@ def suggest_tactics(st, sx, color, last):
 
 
 @jit
+def suggest_captures(st, sx, color):
+    """Every enemy group in atari on the whole board, by its capture points
+    (``_capture_points``). Returns the candidate count."""
+    w = int(st[HDR, H_WIDTH])
+    enemy = 3 - color
+    n = 0
+    for q in range(w + 1, int(st[HDR, H_AREA]) - w - 1):
+        if st[BOARD, q] == enemy and st[GID, q] == q:
+            n = _capture_points(st, sx, q, n)
+    return n
+
+
+@jit
 def _escape_points(st, sx, root, color, n):
     lib = atari_liberty(st, sx, root)
     if lib == 0:
@@ -789,7 +803,8 @@ def playout_move(st, zob, work, spare, out, sx, color, last, rng, params, pat3):
     """Choose and play one playout move for ``color``; returns its cell, or 0 for a pass.
 
     The suggestions in order, each tried with its probability: tactics near the last move
-    (capture, escape), good 3x3 shapes around it, then a random move."""
+    (capture, escape), good 3x3 shapes around it, the capture of any enemy group in atari on
+    the board (MoGo's and Fuego's last step before chance), then a random move."""
     skip_eyes = params[P_SKIP_EYES] != 0
     if params[P_HEAVY] == 0:
         return _light_move(st, zob, work, spare, out, color, rng, skip_eyes)
@@ -808,6 +823,12 @@ def playout_move(st, zob, work, spare, out, sx, color, last, rng, params, pat3):
                                    nakade)
             if cell > 0:
                 return cell
+    if _chance(rng, int(params[P_PROB_GLOBAL_CAPTURE])):
+        n = suggest_captures(st, sx, color)
+        cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject,
+                               nakade)
+        if cell > 0:
+            return cell
     return _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes,
                         int(params[P_PROB_REJECT_RANDOM_SELF_ATARI]), nakade)
 
