@@ -51,6 +51,8 @@ PROB_REJECT_SELF_ATARI = 900   #: per mille: a suggested lone-stone self-atari i
 PROB_REJECT_RANDOM_SELF_ATARI = 500   #: per mille: the same for a random move
 PROB_GLOBAL_CAPTURE = 0     #: per mille: with no local suggestion, the playout takes any enemy
 #                              group in atari on the board
+PROB_TWO_LIBS = 0           #: per mille: after them, fights of two-liberty groups near the last
+#                              move (``kernels.suggest_two_libs``)
 PLAYOUT_NAKADE = 0          #: 1: a self-atari of several stones in a nakade shape inside the
 #                              enemy's eye space is a playout move like a lone stone's (Go's capture)
 PLAYOUT_NAKADE_BY_GAME = {"go": 1}   #: games measured better with it (RESEARCH.md: +96 in Go at
@@ -67,7 +69,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_pass", "prob_capture", "prob_pattern", "prob_reject_self_atari",
             "prob_reject_random_self_atari", "try_below", "score_weight", "score_points", "heavy",
             "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
-            "prob_global_capture")
+            "prob_global_capture", "prob_two_libs")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -151,6 +153,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "learned_temperature": LEARNED_TEMPERATURE,
         "playout_nakade": PLAYOUT_NAKADE_BY_GAME.get(game.rules.name, PLAYOUT_NAKADE),
         "prob_global_capture": PROB_GLOBAL_CAPTURE,
+        "prob_two_libs": PROB_TWO_LIBS,
         "try_below": TRY_BELOW,
         "score_weight": SCORE_WEIGHT,
         "score_points": SCORE_POINTS * size * size,
