@@ -37,6 +37,8 @@ PRIOR_THIRD_EMPTY = 10      #: wins for the third line in an empty area
 PRIOR_MOUNTAIN = 20         #: losses for a mountain point (worth nothing, T5)
 PRIOR_WATER = 4             #: wins for a water point (worth 1.5, T5)
 PRIOR_FORT = 6              #: wins next to a fort (worth fort_value to whoever surrounds it)
+PRIOR_RACE = 0              #: wins for taking a liberty of an enemy group of four or more stones
+#                              with three liberties or fewer (a capturing race)
 PRIOR_PASS = 10             #: losses for passing (the tree learns when it is right)
 PRIOR_LEARNED = 30          #: virtual wins the learned move model (knowledge.py) gives its first
 #                              choice; another placement exp((score - best score) / temperature)
@@ -69,7 +71,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_pass", "prob_capture", "prob_pattern", "prob_reject_self_atari",
             "prob_reject_random_self_atari", "try_below", "score_weight", "score_points", "heavy",
             "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
-            "prob_global_capture", "prob_two_libs")
+            "prob_global_capture", "prob_two_libs", "prior_race")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -154,6 +156,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "playout_nakade": PLAYOUT_NAKADE_BY_GAME.get(game.rules.name, PLAYOUT_NAKADE),
         "prob_global_capture": PROB_GLOBAL_CAPTURE,
         "prob_two_libs": PROB_TWO_LIBS,
+        "prior_race": PRIOR_RACE,
         "try_below": TRY_BELOW,
         "score_weight": SCORE_WEIGHT,
         "score_points": SCORE_POINTS * size * size,
