@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from gtp_engine.coords import Color, format_vertex, parse_vertex
+from gtp_engine.coords import Color, parse_vertex
 from gtp_engine.game import Game
 from gtp_engine.rules.terrain_map import TerrainMap
 from gtp_engine.search import _backend
@@ -575,121 +575,6 @@ def test_only_a_game_that_removes_captures_fills_eye_spaces_in_its_playouts():
         assert not K.fills_eye_spaces(st, make_params(game, playout_nakade=0))
         assert K.fills_eye_spaces(st, make_params(game, playout_nakade=1)) == \
             (variant in ("go", "terrain"))
-
-
-GLOBAL_CAPTURE_CASES = (
-    # (variant, the board, Black's capture point: the group in atari is far from every move)
-    ("go", """
-     . . . . . . .
-     . . . . . . .
-     . . . . . . .
-     . . . . . . .
-     . . . . . . .
-     . X . . . . .
-     O X . . . . .
-     """, "A2"),
-    ("goncrete", """
-     . . . . . . .
-     . . . . . . .
-     . . . . . . .
-     . . . . . . .
-     . . . . X . .
-     . . . X O X .
-     . . . . . . .
-     """, "E1"),
-    ("disto", """
-     . . . . . . .
-     . . . . . . .
-     . . . . . . .
-     . . . . . . .
-     . . . . . . .
-     . X . . . . .
-     O X . . . . .
-     """, "A2"),
-)
-
-
-@pytest.mark.parametrize("variant, text, vertex", GLOBAL_CAPTURE_CASES)
-def test_a_playout_takes_a_group_in_atari_anywhere_when_told_to(variant, text, vertex):
-    """``prob_global_capture`` 1000: with no suggestion near the last move, the playout takes
-    an enemy group in atari wherever it is; 0: the move is left to chance."""
-    from gtp_engine.search import params, patterns
-    from gtp_engine.search.tree import Workspace
-    K = _backend.mirror
-    game = setup(variant, text)
-    w = game.size + 2
-    point = parse_vertex(vertex, game.size)
-    target = (point[0] + 1) * w + point[1] + 1
-    far = (game.size - 1 + 1) * w + game.size   # the top right corner: nothing near it
-    space = Workspace(game.size)
-    zob = _backend.mirror.BOARD_KERNELS.zobrist_keys()
-    pat3 = patterns.table()
-    assert K.suggest_captures(game.position.state, space.scratch, int(Color.BLACK)) == 1
-    assert space.scratch[K._blocks(game.position.state)[1]] == target
-    assert K.suggest_captures(game.position.state, space.scratch, int(Color.WHITE)) == 0
-    chosen = {0: set(), 1000: set()}
-    for per_mille in chosen:
-        values = params.make_params(game, prob_capture=0, prob_pattern=0,
-                                    prob_global_capture=per_mille)
-        for seed in range(12):
-            st = game.position.state.copy()
-            space.rng[0] = seed + 1
-            chosen[per_mille].add(K.playout_move(st, zob, space.work, space.spare, space.out,
-                                                 space.scratch, int(Color.BLACK), far, space.rng,
-                                                 values, pat3))
-    assert chosen[1000] == {target}
-    assert len(chosen[0]) > 1
-
-
-def _two_lib_suggestions(variant, text, color, last):
-    from gtp_engine.search.tree import Workspace
-    K = _backend.mirror
-    game = setup(variant, text)
-    w = game.size + 2
-    point = parse_vertex(last, game.size)
-    space = Workspace(game.size)
-    st = game.position.state
-    n = K.suggest_two_libs(st, space.scratch, int(color), (point[0] + 1) * w + point[1] + 1)
-    cand = K._blocks(st)[1]
-    names = {}
-    for row in range(game.size):
-        for col in range(game.size):
-            names[(row + 1) * w + col + 1] = format_vertex((row, col))
-    return sorted(names[int(c)] for c in space.scratch[cand:cand + n])
-
-
-TWO_LIBERTY_FIGHT = """
-     . . . . . . .
-     . . . . . . .
-     . . . . . . .
-     . X . X . . .
-     . X O . . . .
-     . . X . . . .
-     . . . . . . ."""
-
-
-def test_a_playout_ataris_a_two_liberty_group_only_where_it_cannot_run():
-    """White C3 (liberties C4 and D3): Black's atari at either leaves White an extension to
-    two liberties at most, so both are suggested; with Black's D4 gone, White's run to D3
-    after C4 would have three, and only the atari at D3 stays."""
-    assert _two_lib_suggestions("go", TWO_LIBERTY_FIGHT, Color.BLACK, "C3") == ["C4", "D3"]
-    opened = TWO_LIBERTY_FIGHT.replace(". X . X . . .", ". X . . . . .")
-    assert _two_lib_suggestions("go", opened, Color.BLACK, "C3") == ["D3"]
-
-
-def test_a_playout_extends_an_own_two_liberty_group_only_to_three_liberties():
-    """White C3 after Black's C2: extending at C4 gives two liberties (refused), at D3 three."""
-    assert _two_lib_suggestions("go", TWO_LIBERTY_FIGHT, Color.WHITE, "C2") == ["D3"]
-    for variant in ("loose", "goncrete", "disto"):
-        assert _two_lib_suggestions(variant, TWO_LIBERTY_FIGHT, Color.WHITE, "C2") == ["D3"]
-
-
-def test_two_liberty_fights_are_off_unless_asked_for():
-    from gtp_engine.search import params
-    K = _backend.mirror
-    game = Game("go", 9)
-    assert params.make_params(game)[K.P_PROB_TWO_LIBS] == params.PROB_TWO_LIBS
-    assert params.make_params(game, prob_two_libs=500)[K.P_PROB_TWO_LIBS] == 500
 
 
 RACE_FOUR_LIBERTIES = """

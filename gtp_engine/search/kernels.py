@@ -144,10 +144,8 @@ P_PRIOR_LADDER_CAPTURE = 38   # wins for the atari that starts a working ladder
 P_PRIOR_LEARNED = 39      # virtual wins the learned move model gives its first choice
 P_LEARNED_TEMPERATURE = 40   # another placement gets exp((score - best score) / this) of them
 P_PLAYOUT_NAKADE = 41     # 1: a playout may fill an enemy eye space in self-atari (``_nakade_shape``)
-P_PROB_GLOBAL_CAPTURE = 42   # per mille: with no local suggestion, take any enemy group in atari
-P_PROB_TWO_LIBS = 43      # per mille: then fights of two-liberty groups near the last move
-P_PRIOR_RACE = 44           # wins for taking a liberty of a big enemy group short of them
-P_COUNT = 45
+P_PRIOR_RACE = 42         # wins for taking a liberty of a big enemy group short of them
+P_COUNT = 43
 RACE_STONES = 4           # the smallest group whose liberties ``P_PRIOR_RACE`` counts
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
@@ -527,64 +525,6 @@ def suggest_tactics(st, sx, color, last):
 
 
 @jit
-def suggest_captures(st, sx, color):
-    """Every enemy group in atari on the whole board, by its capture points
-    (``_capture_points``). Returns the candidate count."""
-    w = int(st[HDR, H_WIDTH])
-    enemy = 3 - color
-    n = 0
-    for q in range(w + 1, int(st[HDR, H_AREA]) - w - 1):
-        if st[BOARD, q] == enemy and st[GID, q] == q:
-            n = _capture_points(st, sx, q, n)
-    return n
-
-
-@jit
-def suggest_two_libs(st, sx, color, last):
-    """Fights of groups with two liberties, the last move's and its neighbours': an enemy
-    group is put in atari where our stone keeps two liberties and its extension on the other
-    liberty would give it at most two (it cannot run); an own group extends where that gives it
-    three or more. Returns the candidate count."""
-    w = int(st[HDR, H_WIDTH])
-    loose = st[HDR, H_CAPTURE] == CAPTURE_LOOSE
-    enemy = 3 - color
-    _, _, libs, _, _ = _blocks(st)
-    n = 0
-    seen0 = 0
-    seen1 = 0
-    seen2 = 0
-    seen3 = 0
-    for q in (last, last - 1, last + 1, last - w, last + w):
-        v = st[BOARD, q]
-        if v != color and v != enemy:
-            continue
-        root = int(st[GID, q])
-        # two liberties touch at most eight (stone, liberty) pairs (Loose counts true ones)
-        if (st[GLIBS, root] > 8 and not loose) or root == seen0 or root == seen1 or root == seen2 or root == seen3:
-            continue
-        seen3 = seen2
-        seen2 = seen1
-        seen1 = seen0
-        seen0 = root
-        if _group_libs(st, sx, root, 3, loose) != 2:
-            continue
-        a = int(sx[libs])
-        b = int(sx[libs + 1])
-        if v == enemy:
-            # the count for the extension includes the liberty our stone will have filled
-            if libs_after(st, sx, a, color, 2) >= 2 and libs_after(st, sx, b, enemy, 4) <= 3:
-                n = _add_candidate(st, sx, n, a)
-            if libs_after(st, sx, b, color, 2) >= 2 and libs_after(st, sx, a, enemy, 4) <= 3:
-                n = _add_candidate(st, sx, n, b)
-        else:
-            if libs_after(st, sx, a, color, 3) >= 3:
-                n = _add_candidate(st, sx, n, a)
-            if libs_after(st, sx, b, color, 3) >= 3:
-                n = _add_candidate(st, sx, n, b)
-    return n
-
-
-@jit
 def _escape_points(st, sx, root, color, n):
     lib = atari_liberty(st, sx, root)
     if lib == 0:
@@ -851,8 +791,7 @@ def playout_move(st, zob, work, spare, out, sx, color, last, rng, params, pat3):
     """Choose and play one playout move for ``color``; returns its cell, or 0 for a pass.
 
     The suggestions in order, each tried with its probability: tactics near the last move
-    (capture, escape), fights of two-liberty groups there, good 3x3 shapes around it, the capture of any enemy group in atari on
-    the board (MoGo's and Fuego's last step before chance), then a random move."""
+    (capture, escape), good 3x3 shapes around it, then a random move."""
     skip_eyes = params[P_SKIP_EYES] != 0
     if params[P_HEAVY] == 0:
         return _light_move(st, zob, work, spare, out, color, rng, skip_eyes)
@@ -865,24 +804,12 @@ def playout_move(st, zob, work, spare, out, sx, color, last, rng, params, pat3):
                                    nakade)
             if cell > 0:
                 return cell
-        if _chance(rng, int(params[P_PROB_TWO_LIBS])):
-            n = suggest_two_libs(st, sx, color, last)
-            cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject,
-                                   nakade)
-            if cell > 0:
-                return cell
         if _chance(rng, int(params[P_PROB_PATTERN])):
             n = suggest_shape(st, sx, color, last, pat3)
             cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject,
                                    nakade)
             if cell > 0:
                 return cell
-    if _chance(rng, int(params[P_PROB_GLOBAL_CAPTURE])):
-        n = suggest_captures(st, sx, color)
-        cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject,
-                               nakade)
-        if cell > 0:
-            return cell
     return _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes,
                         int(params[P_PROB_REJECT_RANDOM_SELF_ATARI]), nakade)
 

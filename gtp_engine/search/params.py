@@ -51,10 +51,6 @@ PROB_CAPTURE = 900          #: per mille: the playout looks for captures and esc
 PROB_PATTERN = 950          #: per mille: then for good shapes round the last move
 PROB_REJECT_SELF_ATARI = 900   #: per mille: a suggested lone-stone self-atari is refused
 PROB_REJECT_RANDOM_SELF_ATARI = 500   #: per mille: the same for a random move
-PROB_GLOBAL_CAPTURE = 0     #: per mille: with no local suggestion, the playout takes any enemy
-#                              group in atari on the board
-PROB_TWO_LIBS = 0           #: per mille: after them, fights of two-liberty groups near the last
-#                              move (``kernels.suggest_two_libs``)
 PLAYOUT_NAKADE = 0          #: 1: a self-atari of several stones in a nakade shape inside the
 #                              enemy's eye space is a playout move like a lone stone's (Go's capture)
 PLAYOUT_NAKADE_BY_GAME = {"go": 1}   #: games measured better with it (RESEARCH.md: +96 in Go at
@@ -71,7 +67,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_pass", "prob_capture", "prob_pattern", "prob_reject_self_atari",
             "prob_reject_random_self_atari", "try_below", "score_weight", "score_points", "heavy",
             "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
-            "prob_global_capture", "prob_two_libs", "prior_race")
+            "prior_race")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -154,8 +150,6 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "prior_learned": PRIOR_LEARNED,
         "learned_temperature": LEARNED_TEMPERATURE,
         "playout_nakade": PLAYOUT_NAKADE_BY_GAME.get(game.rules.name, PLAYOUT_NAKADE),
-        "prob_global_capture": PROB_GLOBAL_CAPTURE,
-        "prob_two_libs": PROB_TWO_LIBS,
         "prior_race": PRIOR_RACE,
         "try_below": TRY_BELOW,
         "score_weight": SCORE_WEIGHT,
