@@ -577,64 +577,6 @@ def test_only_a_game_that_removes_captures_fills_eye_spaces_in_its_playouts():
             (variant in ("go", "terrain"))
 
 
-RACE_FOUR_LIBERTIES = """
-     . . . . . . .
-     . . . . . . .
-     . . . . . . .
-     X X X X . . .
-     O O O O X . .
-     . . . . . . .
-     . . . . . . ."""
-RACE_THREE_LIBERTIES = """
-     . . . . . . .
-     . . . . . . .
-     . . . . . . .
-     X X X X . . .
-     O O O O X . .
-     X . . . . . .
-     . . . . . . ."""
-RACE_SMALL_GROUP = """
-     . . . . . . .
-     . . . . . . .
-     . . . . . . .
-     X X X . . . .
-     O O O X . . .
-     . . . . . . .
-     . . . . . . ."""
-
-
-@pytest.mark.parametrize("variant", ["go", "loose", "goncrete", "disto"])
-def test_prior_race_rewards_taking_a_liberty_of_a_big_group_short_of_them(variant):
-    """White's four stones A3-D3: with four liberties (A2-D2) Black's B2 is no race move;
-    with three (Black on A2) Black's C2 gets ``prior_race`` wins on top of every other prior;
-    three White stones with three liberties are not a big group."""
-    from gtp_engine.search import params, patterns
-    from gtp_engine.search.tree import Workspace
-    K = _backend.mirror
-    space = Workspace(7)
-    zob = K.BOARD_KERNELS.zobrist_keys()
-    pat3 = patterns.table()
-
-    def gain(text, vertex):
-        game = setup(variant, text)
-        w = game.size + 2
-        point = parse_vertex(vertex, game.size)
-        cell = (point[0] + 1) * w + point[1] + 1
-        got = []
-        for race in (0, 15):
-            values = params.make_params(game, prior_race=race)
-            feats = np.zeros(K.MAX_FEATURES, np.int32)
-            st = game.position.state.copy()
-            pv, pw, _, _ = K.prior(st, zob, space.work, space.spare, space.out, space.scratch,
-                                   cell, int(Color.BLACK), 0, 0, values, pat3, feats)
-            got.append((pv, pw))
-        return got[1][0] - got[0][0], got[1][1] - got[0][1]
-
-    assert gain(RACE_FOUR_LIBERTIES, "B2") == (0, 0)
-    assert gain(RACE_THREE_LIBERTIES, "C2") == (15, 15)
-    assert gain(RACE_SMALL_GROUP, "B2") == (0, 0)
-
-
 # ----------------------------------------------------------------- the end of the game
 def _engine(game, **settings):
     from gtp_engine.gtp import EngineSettings, GtpEngine

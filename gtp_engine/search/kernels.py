@@ -144,9 +144,7 @@ P_PRIOR_LADDER_CAPTURE = 38   # wins for the atari that starts a working ladder
 P_PRIOR_LEARNED = 39      # virtual wins the learned move model gives its first choice
 P_LEARNED_TEMPERATURE = 40   # another placement gets exp((score - best score) / this) of them
 P_PLAYOUT_NAKADE = 41     # 1: a playout may fill an enemy eye space in self-atari (``_nakade_shape``)
-P_PRIOR_RACE = 42         # wins for taking a liberty of a big enemy group short of them
-P_COUNT = 43
-RACE_STONES = 4           # the smallest group whose liberties ``P_PRIOR_RACE`` counts
+P_COUNT = 42
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -951,15 +949,6 @@ def prior(st, zob, work, spare, out, sx, cell, color, last, last2, params, pat3,
                         feats[nf] = F_ATARI_LADDER
                         nf += 1
                         break
-    if taken == 0 and libs >= 2 and params[P_PRIOR_RACE] > 0:
-        for q in (cell - 1, cell + 1, cell - w, cell + w):
-            if st[BOARD, q] == enemy:
-                root = int(st[GID, q])
-                if int(st[GSIZE, root]) >= RACE_STONES and \
-                        _group_libs(st, sx, root, 4, capture == CAPTURE_LOOSE) <= 3:
-                    pv += params[P_PRIOR_RACE]
-                    pw += params[P_PRIOR_RACE]
-                    break
     if libs == 0 and taken == 0:   # in Loose a flip may be all the liberties a stone gets
         pv += params[P_PRIOR_SELF_MEAL]
         feats[nf] = F_SELF_MEAL

@@ -37,8 +37,6 @@ PRIOR_THIRD_EMPTY = 10      #: wins for the third line in an empty area
 PRIOR_MOUNTAIN = 20         #: losses for a mountain point (worth nothing, T5)
 PRIOR_WATER = 4             #: wins for a water point (worth 1.5, T5)
 PRIOR_FORT = 6              #: wins next to a fort (worth fort_value to whoever surrounds it)
-PRIOR_RACE = 0              #: wins for taking a liberty of an enemy group of four or more stones
-#                              with three liberties or fewer (a capturing race)
 PRIOR_PASS = 10             #: losses for passing (the tree learns when it is right)
 PRIOR_LEARNED = 30          #: virtual wins the learned move model (knowledge.py) gives its first
 #                              choice; another placement exp((score - best score) / temperature)
@@ -66,8 +64,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_edge_empty", "prior_third_empty", "prior_mountain", "prior_water", "prior_fort",
             "prior_pass", "prob_capture", "prob_pattern", "prob_reject_self_atari",
             "prob_reject_random_self_atari", "try_below", "score_weight", "score_points", "heavy",
-            "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
-            "prior_race")
+            "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -150,7 +147,6 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "prior_learned": PRIOR_LEARNED,
         "learned_temperature": LEARNED_TEMPERATURE,
         "playout_nakade": PLAYOUT_NAKADE_BY_GAME.get(game.rules.name, PLAYOUT_NAKADE),
-        "prior_race": PRIOR_RACE,
         "try_below": TRY_BELOW,
         "score_weight": SCORE_WEIGHT,
         "score_points": SCORE_POINTS * size * size,
