@@ -127,3 +127,26 @@ def test_terrain_go_reads_the_same_ladder_on_plain_ground():
             < _prior(caught, "E4", Color.WHITE, "D3", read_ladders=0))
     assert (_prior(broken, "E4", Color.WHITE, "D3")
             == _prior(broken, "E4", Color.WHITE, "D3", read_ladders=0))
+
+
+def _playout_escapes(game, color, last, **overrides):
+    """The cells the playout's tactics suggest for ``color`` after ``last``."""
+    st, s = _kit(game)
+    params = make_params(game, **overrides)
+    n = K.suggest_tactics(st, _ZOBRIST, s.work, s.spare, s.out, s.scratch, int(color),
+                          _cell(game, last),
+                          params[K.P_PLAYOUT_LADDERS] != 0 and params[K.P_READ_LADDERS] != 0)
+    _, cand, _, _, _ = K._blocks(st)
+    return {int(s.scratch[cand + i]) for i in range(n)}
+
+
+def test_with_playout_ladders_a_playout_does_not_run_from_a_working_ladder():
+    caught, broken = setup("go", IN_ATARI), setup("go", BROKEN)
+    run = _cell(caught, "E4")
+    assert run in _playout_escapes(caught, Color.WHITE, "D3")          # off by default
+    assert run not in _playout_escapes(caught, Color.WHITE, "D3", playout_ladders=1)
+    assert run in _playout_escapes(broken, Color.WHITE, "D3", playout_ladders=1)
+    # no reading where the rules cannot read ladders, whatever the switch says
+    assert run in _playout_escapes(caught, Color.WHITE, "D3", playout_ladders=1,
+                                   read_ladders=0)
+    assert make_params(caught)[K.P_PLAYOUT_LADDERS] == 0

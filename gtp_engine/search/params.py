@@ -54,6 +54,8 @@ PLAYOUT_NAKADE = 0          #: 1: a self-atari of several stones in a nakade sha
 PLAYOUT_NAKADE_BY_GAME = {"go": 1}   #: games measured better with it (RESEARCH.md: +96 in Go at
 #   a second's simulations); Terrain Go, the other game whose captures leave the space empty,
 #   stays off: +41 in 94 games (95% -29..+111), undecided
+PLAYOUT_LADDERS = 0         #: 1: a playout does not extend a group in atari that a ladder
+#                              catches anyway (where the game reads ladders; a state copy a read)
 
 
 #: the names ``make_params`` (and ``--search-param``) accept as overrides
@@ -64,7 +66,8 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_edge_empty", "prior_third_empty", "prior_mountain", "prior_water", "prior_fort",
             "prior_pass", "prob_capture", "prob_pattern", "prob_reject_self_atari",
             "prob_reject_random_self_atari", "try_below", "score_weight", "score_points", "heavy",
-            "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade")
+            "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
+            "playout_ladders")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -79,6 +82,7 @@ RANGES = {
     "heavy": (0, 1, True),                   # 0: uniform random playouts, 1: the heavy policy
     "read_ladders": (0, 1, True),            # 0: no ladder reading (the rules may say 0 already)
     "playout_nakade": (0, 1, True),
+    "playout_ladders": (0, 1, True),
     "max_moves": (1, 100_000, True),         # a playout's move cap; 0 would end every playout at once
     "learned_temperature": (0.01, 100, False),   # it divides
     "try_below": (0, 1, False),              # a value: 0 never chooses again without AMAF
@@ -147,6 +151,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "prior_learned": PRIOR_LEARNED,
         "learned_temperature": LEARNED_TEMPERATURE,
         "playout_nakade": PLAYOUT_NAKADE_BY_GAME.get(game.rules.name, PLAYOUT_NAKADE),
+        "playout_ladders": PLAYOUT_LADDERS,
         "try_below": TRY_BELOW,
         "score_weight": SCORE_WEIGHT,
         "score_points": SCORE_POINTS * size * size,
