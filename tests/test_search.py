@@ -577,6 +577,55 @@ def test_only_a_game_that_removes_captures_fills_eye_spaces_in_its_playouts():
             (variant in ("go", "terrain"))
 
 
+
+def test_the_playout_shapes_round_the_previous_move_too_only_with_pattern2():
+    """``suggest_shape`` lists the empty points next to the last move whose 3x3 shape the
+    table likes, and, given the mover's previous move, those next to it as well (each once);
+    checked against a plain reading of the table on positions of random games."""
+    from gtp_engine.search import patterns
+    from gtp_engine.search.params import make_params
+    K = _backend.mirror
+    pat3 = patterns.table()
+    rng = np.random.default_rng(17)
+    seen_more = 0
+    for trial in range(30):
+        game = Game("go", 9)
+        w = game.size + 2
+        moves = []
+        for _ in range(int(rng.integers(6, 40))):
+            empty = [(r, c) for r in range(9) for c in range(9)
+                     if game.position.state[K.BOARD, (r + 1) * w + c + 1] == K.EMPTY]
+            point = empty[int(rng.integers(len(empty)))]
+            if game.illegal_reason(game.to_move, point) is None:
+                moves.append((point[0] + 1) * w + point[1] + 1)
+                game.play(game.to_move, point)
+        if len(moves) < 2:
+            continue
+        st = game.position.state.copy()
+        color = int(game.to_move)
+        last, last2 = moves[-1], moves[-2]
+
+        def liked(centre):
+            return {q for q in (centre - w - 1, centre - w, centre - w + 1, centre - 1,
+                                centre + 1, centre + w - 1, centre + w, centre + w + 1)
+                    if st[K.BOARD, q] == K.EMPTY
+                    and pat3[((color - 1) << 16) | K.pat3_raw(st, q, w)] != 0}
+
+        def listed(second):
+            sx = np.zeros(K.scratch_length(9), np.int32)
+            n = K.suggest_shape(st, sx, color, last, second, pat3)
+            _, cand, _, _, _ = K._blocks(st)
+            cells = [int(sx[cand + i]) for i in range(n)]
+            assert len(cells) == len(set(cells))
+            return set(cells)
+
+        assert listed(0) == liked(last)
+        assert listed(last2) == liked(last) | liked(last2)
+        seen_more += len(liked(last2) - liked(last)) > 0
+    assert seen_more > 0   # the diagrams did exercise the second move
+    assert make_params(Game("go", 9))[K.P_PLAYOUT_PATTERN2] == 0
+    assert make_params(Game("go", 9), playout_pattern2=1)[K.P_PLAYOUT_PATTERN2] == 1
+
 # ----------------------------------------------------------------- the end of the game
 def _engine(game, **settings):
     from gtp_engine.gtp import EngineSettings, GtpEngine

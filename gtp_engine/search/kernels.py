@@ -145,7 +145,8 @@ P_PRIOR_LEARNED = 39      # virtual wins the learned move model gives its first 
 P_LEARNED_TEMPERATURE = 40   # another placement gets exp((score - best score) / this) of them
 P_PLAYOUT_NAKADE = 41     # 1: a playout may fill an enemy eye space in self-atari (``_nakade_shape``)
 P_PLAYOUT_LADDERS = 42    # 1: a playout's escape from atari is skipped where a ladder catches it
-P_COUNT = 43
+P_PLAYOUT_PATTERN2 = 43   # 1: the playout's shapes round the mover's own previous move too
+P_COUNT = 44
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -630,8 +631,9 @@ def _empty_neighbours(st, cell, w):
 
 
 @jit
-def suggest_shape(st, sx, color, last, pat3):
-    """Empty points around the last move whose 3x3 shape is a good one (``patterns.py``)."""
+def suggest_shape(st, sx, color, last, last2, pat3):
+    """Empty points around the last move whose 3x3 shape is a good one (``patterns.py``); with
+    ``last2`` (the mover's own previous placement, 0 for none) the points round it too."""
     w = int(st[HDR, H_WIDTH])
     view = (color - 1) << 16
     n = 0
@@ -639,6 +641,11 @@ def suggest_shape(st, sx, color, last, pat3):
               last + w + 1):
         if st[BOARD, q] == EMPTY and pat3[view | pat3_raw(st, q, w)] != 0:
             n = _add_candidate(st, sx, n, q)
+    if last2 > 0:
+        for q in (last2 - w - 1, last2 - w, last2 - w + 1, last2 - 1, last2 + 1, last2 + w - 1,
+                  last2 + w, last2 + w + 1):
+            if st[BOARD, q] == EMPTY and pat3[view | pat3_raw(st, q, w)] != 0:
+                n = _add_candidate(st, sx, n, q)   # a point next to both is listed once
     return n
 
 
@@ -789,11 +796,12 @@ def _light_move(st, zob, work, spare, out, color, rng, skip_eyes):
 
 
 @jit
-def playout_move(st, zob, work, spare, out, sx, color, last, rng, params, pat3):
+def playout_move(st, zob, work, spare, out, sx, color, last, last2, rng, params, pat3):
     """Choose and play one playout move for ``color``; returns its cell, or 0 for a pass.
 
     The suggestions in order, each tried with its probability: tactics near the last move
-    (capture, escape), good 3x3 shapes around it, then a random move."""
+    (capture, escape), good 3x3 shapes around it (and, with ``P_PLAYOUT_PATTERN2``, around
+    ``last2``, the mover's own previous placement), then a random move."""
     skip_eyes = params[P_SKIP_EYES] != 0
     if params[P_HEAVY] == 0:
         return _light_move(st, zob, work, spare, out, color, rng, skip_eyes)
@@ -808,7 +816,8 @@ def playout_move(st, zob, work, spare, out, sx, color, last, rng, params, pat3):
             if cell > 0:
                 return cell
         if _chance(rng, int(params[P_PROB_PATTERN])):
-            n = suggest_shape(st, sx, color, last, pat3)
+            n = suggest_shape(st, sx, color, last,
+                              last2 if params[P_PLAYOUT_PATTERN2] != 0 else 0, pat3)
             cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject,
                                    nakade)
             if cell > 0:
@@ -819,17 +828,20 @@ def playout_move(st, zob, work, spare, out, sx, color, last, rng, params, pat3):
 
 # --------------------------------------------------------------------------- the playout
 @jit
-def playout(st, zob, work, spare, out, sx, color, passes, last, rng, params, pat3, seq, n_seq):
-    """Play on ``st`` (in place) from ``color`` to move, with ``passes`` passes just made and
-    ``last`` the last placement (0 none), until two passes, a Goncrete annihilation or the
-    move cap. Placements are appended to ``seq`` as (cell, colour) pairs from ``n_seq``.
+def playout(st, zob, work, spare, out, sx, color, passes, last, last2, rng, params, pat3, seq,
+            n_seq):
+    """Play on ``st`` (in place) from ``color`` to move, with ``passes`` passes just made,
+    ``last`` the last placement and ``last2`` the one before (0 none or a pass), until two
+    passes, a Goncrete annihilation or the move cap. Placements are appended to ``seq`` as
+    (cell, colour) pairs from ``n_seq``.
 
     Returns (new n_seq, the colour that made the final move or pass)."""
     max_moves = int(params[P_MAX_MOVES])
     final = 3 - color
     moves = 0
     while moves < max_moves:
-        cell = playout_move(st, zob, work, spare, out, sx, color, last, rng, params, pat3)
+        cell = playout_move(st, zob, work, spare, out, sx, color, last, last2, rng, params,
+                            pat3)
         final = color
         if cell == 0:
             passes += 1
@@ -843,6 +855,7 @@ def playout(st, zob, work, spare, out, sx, color, passes, last, rng, params, pat
                 n_seq += 1
             if _annihilates(st, out, color):
                 break
+        last2 = last
         last = cell
         color = 3 - color
         moves += 1
@@ -1350,8 +1363,8 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
             break
     tree_moves = n_seq
     if not ended:
-        n_seq, final = playout(st, zob, work, spare, out, sx, to_move, passes, last, rng,
-                               params, pat3, seq, n_seq)
+        n_seq, final = playout(st, zob, work, spare, out, sx, to_move, passes, last, last2,
+                               rng, params, pat3, seq, n_seq)
     win, margin = black_result(st, work, owner, params, final)
     _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin, params)
     if passes >= 2:
@@ -1556,6 +1569,6 @@ def warm_all():
         remap = np.zeros(cap, np.int32)
         compact(ti, tf, thdr, int(max(child, 0)), remap)
         st[:] = root_st
-        playout(st, zob, work, spare, out, sx, int(BLACK), int(0), int(0), rng, params, pat3,
-                seq, int(0))
+        playout(st, zob, work, spare, out, sx, int(BLACK), int(0), int(0), int(0), rng, params,
+                pat3, seq, int(0))
         black_result(st, work, owner, params, int(BLACK))

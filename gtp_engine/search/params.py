@@ -56,6 +56,8 @@ PLAYOUT_NAKADE_BY_GAME = {"go": 1}   #: games measured better with it (RESEARCH.
 #   stays off: +41 in 94 games (95% -29..+111), undecided
 PLAYOUT_LADDERS = 0         #: 1: a playout does not extend a group in atari that a ladder
 #                              catches anyway (where the game reads ladders; a state copy a read)
+PLAYOUT_PATTERN2 = 0        #: 1: the playout's 3x3 shapes round the mover's own previous move
+#                              too, not only round the opponent's last (Pachi's ``pattern2``)
 
 
 #: the names ``make_params`` (and ``--search-param``) accept as overrides
@@ -67,7 +69,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_pass", "prob_capture", "prob_pattern", "prob_reject_self_atari",
             "prob_reject_random_self_atari", "try_below", "score_weight", "score_points", "heavy",
             "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
-            "playout_ladders")
+            "playout_ladders", "playout_pattern2")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -83,6 +85,7 @@ RANGES = {
     "read_ladders": (0, 1, True),            # 0: no ladder reading (the rules may say 0 already)
     "playout_nakade": (0, 1, True),
     "playout_ladders": (0, 1, True),
+    "playout_pattern2": (0, 1, True),
     "max_moves": (1, 100_000, True),         # a playout's move cap; 0 would end every playout at once
     "learned_temperature": (0.01, 100, False),   # it divides
     "try_below": (0, 1, False),              # a value: 0 never chooses again without AMAF
@@ -152,6 +155,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "learned_temperature": LEARNED_TEMPERATURE,
         "playout_nakade": PLAYOUT_NAKADE_BY_GAME.get(game.rules.name, PLAYOUT_NAKADE),
         "playout_ladders": PLAYOUT_LADDERS,
+        "playout_pattern2": PLAYOUT_PATTERN2,
         "try_below": TRY_BELOW,
         "score_weight": SCORE_WEIGHT,
         "score_points": SCORE_POINTS * size * size,
