@@ -143,10 +143,11 @@ def _playout_escapes(game, color, last, **overrides):
 def test_with_playout_ladders_a_playout_does_not_run_from_a_working_ladder():
     caught, broken = setup("go", IN_ATARI), setup("go", BROKEN)
     run = _cell(caught, "E4")
-    assert run in _playout_escapes(caught, Color.WHITE, "D3")          # off by default
-    assert run not in _playout_escapes(caught, Color.WHITE, "D3", playout_ladders=1)
+    assert run in _playout_escapes(caught, Color.WHITE, "D3", playout_ladders=0)
+    assert run not in _playout_escapes(caught, Color.WHITE, "D3")      # on in Go
     assert run in _playout_escapes(broken, Color.WHITE, "D3", playout_ladders=1)
     # no reading where the rules cannot read ladders, whatever the switch says
     assert run in _playout_escapes(caught, Color.WHITE, "D3", playout_ladders=1,
                                    read_ladders=0)
-    assert make_params(caught)[K.P_PLAYOUT_LADDERS] == 0
+    for variant in ("go", "loose", "goncrete", "disto", "terrain"):   # on where a match said so
+        assert make_params(Game(variant, 9))[K.P_PLAYOUT_LADDERS] == (variant == "go")

@@ -56,8 +56,12 @@ PLAYOUT_NAKADE_BY_GAME = {"go": 1}   #: games measured better with it (RESEARCH.
 #   stays off: +41 in 94 games (95% -29..+111), undecided
 PLAYOUT_LADDERS = 0         #: 1: a playout does not extend a group in atari that a ladder
 #                              catches anyway (where the game reads ladders; a state copy a read)
+PLAYOUT_LADDERS_BY_GAME = {"go": 1}   #: games measured better with it (RESEARCH.md: +128 in Go
+#   at a second's simulations, H1, for 4% more CPU a move); Terrain Go, which reads ladders too,
+#   untested
 PLAYOUT_PATTERN2 = 0        #: 1: the playout's 3x3 shapes round the mover's own previous move
-#                              too, not only round the opponent's last (Pachi's ``pattern2``)
+#                              too, not only round the opponent's last (Pachi's ``pattern2``):
+#                              29-20 in 49 in Go (+65, 95% -33..+162), undecided (RESEARCH.md)
 
 
 #: the names ``make_params`` (and ``--search-param``) accept as overrides
@@ -154,7 +158,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "prior_learned": PRIOR_LEARNED,
         "learned_temperature": LEARNED_TEMPERATURE,
         "playout_nakade": PLAYOUT_NAKADE_BY_GAME.get(game.rules.name, PLAYOUT_NAKADE),
-        "playout_ladders": PLAYOUT_LADDERS,
+        "playout_ladders": PLAYOUT_LADDERS_BY_GAME.get(game.rules.name, PLAYOUT_LADDERS),
         "playout_pattern2": PLAYOUT_PATTERN2,
         "try_below": TRY_BELOW,
         "score_weight": SCORE_WEIGHT,
