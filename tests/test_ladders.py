@@ -134,8 +134,7 @@ def _playout_escapes(game, color, last, **overrides):
     st, s = _kit(game)
     params = make_params(game, **overrides)
     n = K.suggest_tactics(st, _ZOBRIST, s.work, s.spare, s.out, s.scratch, int(color),
-                          _cell(game, last),
-                          params[K.P_PLAYOUT_LADDERS] != 0 and params[K.P_READ_LADDERS] != 0)
+                          _cell(game, last), K.reads_ladders_in_playouts(params))
     _, cand, _, _, _ = K._blocks(st)
     return {int(s.scratch[cand + i]) for i in range(n)}
 

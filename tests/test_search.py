@@ -622,9 +622,10 @@ def test_the_playout_shapes_round_the_previous_move_too_only_with_pattern2():
         assert listed(0) == liked(last)
         assert listed(last2) == liked(last) | liked(last2)
         seen_more += len(liked(last2) - liked(last)) > 0
-    assert seen_more > 0   # the diagrams did exercise the second move
+    assert seen_more > 0   # some positions did have a liked point round the previous move only
     assert make_params(Game("go", 9))[K.P_PLAYOUT_PATTERN2] == 0
     assert make_params(Game("go", 9), playout_pattern2=1)[K.P_PLAYOUT_PATTERN2] == 1
+
 
 # ----------------------------------------------------------------- the end of the game
 def _engine(game, **settings):

@@ -634,18 +634,22 @@ def _empty_neighbours(st, cell, w):
 def suggest_shape(st, sx, color, last, last2, pat3):
     """Empty points around the last move whose 3x3 shape is a good one (``patterns.py``); with
     ``last2`` (the mover's own previous placement, 0 for none) the points round it too."""
+    n = _shapes_around(st, sx, color, last, pat3, 0)
+    if last2 > 0:
+        n = _shapes_around(st, sx, color, last2, pat3, n)   # a point next to both is listed once
+    return n
+
+
+@jit
+def _shapes_around(st, sx, color, centre, pat3, n):
+    """Add the empty points round ``centre`` whose 3x3 shape is a good one to the ``n``
+    candidates listed; returns the new count."""
     w = int(st[HDR, H_WIDTH])
     view = (color - 1) << 16
-    n = 0
-    for q in (last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w,
-              last + w + 1):
+    for q in (centre - w - 1, centre - w, centre - w + 1, centre - 1, centre + 1,
+              centre + w - 1, centre + w, centre + w + 1):
         if st[BOARD, q] == EMPTY and pat3[view | pat3_raw(st, q, w)] != 0:
             n = _add_candidate(st, sx, n, q)
-    if last2 > 0:
-        for q in (last2 - w - 1, last2 - w, last2 - w + 1, last2 - 1, last2 + 1, last2 + w - 1,
-                  last2 + w, last2 + w + 1):
-            if st[BOARD, q] == EMPTY and pat3[view | pat3_raw(st, q, w)] != 0:
-                n = _add_candidate(st, sx, n, q)   # a point next to both is listed once
     return n
 
 
@@ -709,6 +713,13 @@ def fills_eye_spaces(st, params):
     asked for (``P_PLAYOUT_NAKADE``), and the game removes what it captures (Loose and
     Goncrete flip the stones, Disto makes them a meal: no eye space is left empty)."""
     return params[P_PLAYOUT_NAKADE] != 0 and st[HDR, H_CAPTURE] == CAPTURE_REMOVE
+
+
+@jit
+def reads_ladders_in_playouts(params):
+    """Whether the playouts skip escapes that a ladder catches: asked for
+    (``P_PLAYOUT_LADDERS``) in a game whose rules read ladders (``P_READ_LADDERS``)."""
+    return params[P_PLAYOUT_LADDERS] != 0 and params[P_READ_LADDERS] != 0
 
 
 @jit
@@ -810,7 +821,7 @@ def playout_move(st, zob, work, spare, out, sx, color, last, last2, rng, params,
     if last > 0:
         if _chance(rng, int(params[P_PROB_CAPTURE])):
             n = suggest_tactics(st, zob, work, spare, out, sx, color, last,
-                                params[P_PLAYOUT_LADDERS] != 0 and params[P_READ_LADDERS] != 0)
+                                reads_ladders_in_playouts(params))
             cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject,
                                    nakade)
             if cell > 0:
