@@ -115,7 +115,7 @@ def test_cpu_per_move_counts_only_games_whose_engine_told_it():
     untold["cpu_seconds"] = {"A": None, "B": None}
     s = summarize([told, untold])
     assert s["cpu_seconds_per_move"] == {"A": 0.4, "B": None}  # 2 s over A's 5 moves of one game
-    assert "cpu seconds per move (engines' cputime): A 0.400, B -" in format_summary(s, {"A": "a", "B": "b"})
+    assert "cpu seconds per move (cputime, else /proc): A 0.400, B -" in format_summary(s, {"A": "a", "B": "b"})
 
 
 def test_summary_of_a_clean_sweep_has_an_open_elo_interval():
@@ -275,6 +275,20 @@ def test_match_between_fakes_writes_results_and_sgf(tmp_path, capsys):
     assert f"{results['wins']['A'] + results['wins']['B'] + results['draws']} games" in stdout
     assert "A's score" in stdout and "ended by: two passes 4" in stdout
     assert stderr.count("[") >= 4  # one progress line per game
+
+
+def test_an_engine_without_cputime_is_timed_by_its_processes(tmp_path, capsys):
+    # B runs under a shell that stays its parent (two commands), as wrapper scripts do; its
+    # genmoves compute for 0.05 s of CPU each, so /proc must count at least that much a move.
+    wrapped = shlex.join(["sh", "-c", fake("--no-cputime", "--burn", "0.05", "--seed", "2") + "; true"])
+    code, results, stdout, _ = run_match(capsys, tmp_path / "m", fake("--seed", "1"), wrapped,
+                                         "--size", "5", "--games", "2", "--jobs", "1")
+    assert code == 0
+    for g in results["games"]:
+        assert g["cpu_seconds"]["B"] >= 0.05 * g["genmoves"]["B"]
+        assert g["cpu_seconds"]["A"] < 0.05 * g["genmoves"]["A"]  # A's own cputime, no burning
+    assert results["summary"]["cpu_seconds_per_move"]["B"] >= 0.05
+    assert "cpu seconds per move" in stdout
 
 
 def test_same_seeds_and_one_job_replay_the_same_games(tmp_path, capsys):

@@ -124,6 +124,39 @@ class GtpEngine:
     def pid(self) -> int:
         return self.process.pid
 
+    def session_cpu_seconds(self) -> Optional[float]:
+        """CPU seconds (user and system) used so far by the processes of the engine's session.
+
+        Read from ``/proc``: the live processes whose session is the engine's, each with the
+        children it has already waited for. None where ``/proc`` cannot say (another system,
+        or the engine gone). This is how the referee measures an engine without ``cputime``.
+        """
+        ticks_per_second = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+        session = self.process.pid
+        total = 0
+        found = False
+        try:
+            entries = os.listdir("/proc")
+        except OSError:
+            return None
+        for entry in entries:
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as stat:
+                    text = stat.read().decode("ascii", "replace")
+            except OSError:
+                continue
+            # The name (field 2) may hold spaces and parentheses: the fields after it start past
+            # the last ')'.
+            fields = text[text.rfind(")") + 2:].split()
+            if len(fields) < 15 or int(fields[3]) != session:
+                continue
+            found = True
+            utime, stime, cutime, cstime = (int(v) for v in fields[11:15])
+            total += utime + stime + cutime + cstime
+        return total / ticks_per_second if found else None
+
     def kill(self) -> None:
         """End the engine and everything in its session at once (no-op when already gone)."""
         if self.process.poll() is None:

@@ -16,8 +16,8 @@ forts in turn (``genfort`` to the engine whose turn it is, ``fort`` to the other
 set-up file (``GameSettings.setup_sgf``), its map and its forts (``fort`` to both) in every
 game; optionally a fair komi (``fair_komi`` from every engine that has it, averaged); the
 handicap stones, if any (``fixed_handicap`` to both); the opening moves, if any (``play`` to
-both); ``time_settings`` when a time control is set. ``cputime`` is read before and after,
-where engines have it.
+both); ``time_settings`` when a time control is set. Each engine's CPU time is read before
+and after: its ``cputime`` where it has one, else its processes' times in ``/proc``.
 
 Results use SGF's forms: ``B+3.5``, ``W+R`` (resignation), ``B+T`` (time), ``W+F`` (forfeit),
 ``0`` (draw).
@@ -204,8 +204,9 @@ class GameOutcome:
     """How a game went. ``winner`` is a label or None (draw); ``reason`` a key of the tally;
     ``detail`` says it in words (it goes into the SGF); ``score`` is the referee's (black,
     white) count, komi included, when the game was scored; ``cpu_seconds`` each engine's CPU
-    time in the game by its own ``cputime`` (None when it has none); ``faulty`` lists the labels whose engine
-    must be restarted before the next game (those no longer running)."""
+    time in the game (by its own ``cputime``, else by ``/proc``; None when neither can say);
+    ``faulty`` lists the labels whose engine must be restarted before the next game (those no
+    longer running)."""
 
     game: Optional[Game]
     result: str
@@ -507,7 +508,8 @@ class Referee:
                              forfeit.reason, forfeit.detail)
 
     def _cputimes(self) -> Dict[str, Optional[float]]:
-        """Each running engine's ``cputime`` (None when it has none or cannot say)."""
+        """Each running engine's CPU seconds so far: its own ``cputime`` where it has one, else
+        what ``/proc`` says its processes used (None when neither can say)."""
         times = {}
         for label in LABELS:
             engine = self.engines[label]
@@ -515,12 +517,14 @@ class Referee:
             try:
                 if engine.alive and engine.known("cputime"):
                     times[label] = float(engine.send("cputime", self.settings.command_timeout))
+                elif engine.alive:
+                    times[label] = engine.session_cpu_seconds()
             except (GtpFailure, ValueError):
                 pass
         return times
 
     def _cpu_used(self) -> Dict[str, Optional[float]]:
-        """CPU seconds each engine used in this game, by its own ``cputime``, where it has one."""
+        """CPU seconds each engine used in this game (see ``_cputimes``)."""
         start = self.cpu_at_start
         if start is None:
             return {label: None for label in LABELS}

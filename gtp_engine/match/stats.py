@@ -233,7 +233,7 @@ def format_summary(summary: dict, names: Dict[str, str]) -> str:
                              for label in ("A", "B")))
     cpu = summary["cpu_seconds_per_move"]
     if any(v is not None for v in cpu.values()):
-        lines.append("cpu seconds per move (engines' cputime): "
+        lines.append("cpu seconds per move (cputime, else /proc): "
                      + ", ".join(f"{label} {cpu[label]:.3f}" if cpu[label] is not None else f"{label} -"
                                  for label in ("A", "B")))
     pairs = summary["pairs"]

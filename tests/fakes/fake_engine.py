@@ -14,7 +14,9 @@ life) misbehave:
   slow       sleep ``--delay`` seconds, then move normally
   refuse     answer ``? ...`` to the opponent's next ``play`` instead
 
-``--pace SECONDS`` makes every ``genmove`` take that long. ``--no-variant`` hides the variant and terrain commands (like GNU Go); ``--fort-fault`` makes
+``--pace SECONDS`` makes every ``genmove`` take that long; ``--burn CPU_SECONDS`` makes it
+compute for that much CPU time; ``--no-cputime`` hides ``cputime`` (like GNU Go and Pachi).
+``--no-variant`` hides the variant and terrain commands (like GNU Go); ``--fort-fault`` makes
 ``genfort`` answer a point already holding a fort; ``--claim RESULT`` makes ``final_score``
 answer RESULT whatever the board; ``--fair-komi TEXT`` offers ``fair_komi`` answering TEXT;
 ``--seed`` fixes the random moves; ``--per-game`` restarts that generator from the seed at
@@ -53,6 +55,8 @@ class FakeEngine:
             "time_left": lambda a: "", "cputime": lambda a: f"{time.process_time():.3f}",
             "fixed_handicap": self.fixed_handicap,
         }
+        if args.no_cputime:
+            del self.commands["cputime"]
         if args.random_seed:
             self.commands["set_random_seed"] = self.set_random_seed
         if args.fair_komi is not None:
@@ -145,6 +149,9 @@ class FakeEngine:
         if fault == "slow":
             time.sleep(self.args.delay)
         time.sleep(self.args.pace)
+        burn_until = time.process_time() + self.args.burn
+        while time.process_time() < burn_until:
+            pass
         if fault == "refuse":
             self.refuse_next_play = True
         if fault == "illegal":
@@ -167,6 +174,8 @@ def main():
     parser.add_argument("--at", type=int, default=1)
     parser.add_argument("--delay", type=float, default=0.0)
     parser.add_argument("--pace", type=float, default=0.0, help="seconds every genmove takes")
+    parser.add_argument("--burn", type=float, default=0.0, help="CPU seconds every genmove uses")
+    parser.add_argument("--no-cputime", action="store_true")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--per-game", action="store_true", help="every game from --seed afresh")
     parser.add_argument("--random-seed", action="store_true", help="offer set_random_seed")
