@@ -627,6 +627,84 @@ def test_the_playout_shapes_round_the_previous_move_too_only_with_pattern2():
     assert make_params(Game("go", 9), playout_pattern2=1)[K.P_PLAYOUT_PATTERN2] == 1
 
 
+def _ko_just_taken():
+    """Black has just taken a ko at D4 (White's stone on C4 is gone; White may not take back
+    at C4 at once): White to move. Returns the game and the cells of C4 and D4."""
+    game = setup("go", """
+        . . . . . . .
+        . . . . . . .
+        . . X O . . .
+        . X O . O . .
+        . . X O . . .
+        . . . . . . .
+        . . . . . . .""", komi=0.5)
+    game.play(Color.BLACK, parse_vertex("D4", 7))
+    return game, _cell(game, "C4"), _cell(game, "D4")
+
+
+def _cell(game, vertex):
+    row, col = parse_vertex(vertex, game.size)
+    return (row + 1) * (game.size + 2) + col + 1
+
+
+def _workspace(K, game, seed):
+    from gtp_engine.search.tree import Workspace
+    space = Workspace(game.size)
+    space.state[:] = game.position.state
+    space.rng[0] = seed
+    return space
+
+
+def test_a_playout_move_fights_over_the_ko_point_once_the_ban_lifts():
+    from gtp_engine.search import patterns
+    from gtp_engine.search.params import make_params
+    from gtp_engine.search.player import _ZOBRIST
+    K = _backend.mirror
+    game, c4, d4 = _ko_just_taken()
+    fight = make_params(game, playout_ko_fight=1000)
+    assert make_params(game)[K.P_PLAYOUT_KO_FIGHT] == 0   # off unless a match says otherwise
+    space = _workspace(K, game, 5)
+    st = space.state
+    assert st[K.HDR, K.H_KO] == c4   # the ban: White may not take back at once
+    args = (_ZOBRIST, space.work, space.spare, space.out, space.scratch)
+    move = K.playout_move(st, *args, int(Color.WHITE), d4, 0, space.rng, fight, patterns.table(), c4)
+    assert move != c4 and st[K.BOARD, c4] == K.EMPTY
+    # two moves elsewhere later the ban has lifted: White takes back, capturing D4
+    game.play(Color.WHITE, parse_vertex("A1", 7))
+    game.play(Color.BLACK, parse_vertex("G7", 7))
+    space = _workspace(K, game, 5)
+    st = space.state
+    assert st[K.HDR, K.H_KO] == 0
+    args = (_ZOBRIST, space.work, space.spare, space.out, space.scratch)
+    move = K.playout_move(st, *args, int(Color.WHITE), _cell(game, "G7"), 0, space.rng, fight,
+                          patterns.table(), c4)
+    assert move == c4 and st[K.BOARD, c4] == K.WHITE and st[K.BOARD, d4] == K.EMPTY
+
+
+@pytest.mark.parametrize("rate", [1000, 0])
+def test_a_playout_fills_the_ko_it_took_when_fighting_kos(rate):
+    # Right after Black's ko capture White may not take back; in the playout White plays
+    # elsewhere, and Black, with the ko fights on, fills C4 at its first move (Pachi's rule:
+    # the taker may resolve the ko); without them Black's first move is any move.
+    from gtp_engine.search import patterns
+    from gtp_engine.search.params import make_params
+    from gtp_engine.search.player import _ZOBRIST
+    K = _backend.mirror
+    game, c4, d4 = _ko_just_taken()
+    params = make_params(game, playout_ko_fight=rate)
+    fills = 0
+    for seed in range(1, 13):
+        space = _workspace(K, game, seed)
+        K.playout(space.state, _ZOBRIST, space.work, space.spare, space.out, space.scratch,
+                  int(Color.WHITE), 0, d4, 0, space.rng, params, patterns.table(), space.seq, 0)
+        assert space.seq[1] == int(Color.WHITE) and space.seq[0] != c4
+        fills += space.seq[2] == c4 and space.seq[3] == int(Color.BLACK)
+    if rate:
+        assert fills == 12
+    else:
+        assert fills < 12
+
+
 # ----------------------------------------------------------------- the end of the game
 def _engine(game, **settings):
     from gtp_engine.gtp import EngineSettings, GtpEngine
