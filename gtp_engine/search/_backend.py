@@ -104,10 +104,13 @@ def load_search():
             board_backend.import_numba()
             name = stamp()
             with board_warmup.one_compile_at_a_time(name):
-                if not board_warmup.cache_is_warm(name):
+                warm = board_warmup.cache_is_warm(name)
+                if not warm:
                     _drop_stale_cache()
                 module = importlib.import_module("gtp_engine.search.kernels")
-                module.warm_all()
+                # a warm cache: the player's entry points only, the others load on first use;
+                # a compile here compiles (and caches) them all
+                module.warm_all(everything=not warm)
             active = module
             ready.set()
     return active

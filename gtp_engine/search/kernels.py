@@ -1537,14 +1537,17 @@ def compact(ti, tf, thdr, root, remap):
 
 
 # --------------------------------------------------------------------------- warm-up
-ENTRY_POINTS = ("position_key", "hash_insert", "hash_contains", "run", "new_root",
-                "find_child", "compact", "playout", "black_result", "candidate_features")
+SEARCH_ENTRY_POINTS = ("position_key", "hash_insert", "hash_contains", "run", "new_root",
+                       "find_child", "compact")
+ENTRY_POINTS = SEARCH_ENTRY_POINTS + ("playout", "black_result", "candidate_features")
 
 
-def warm_all():
+def warm_all(everything=True):
     """Call every entry point once per capture kind with the argument types the player uses
     (Python ints, int32/float64/int64 arrays), so that numba compiles (or loads from its cache)
-    every specialisation before the engine needs it."""
+    every specialisation before the engine needs it. ``everything=False`` calls only what the
+    search player calls (``SEARCH_ENTRY_POINTS``): loading the others from the cache would
+    delay a new engine's first search by a tenth of a second, and they load on first use."""
     size = 5
     w = size + 2
     area = w * w
@@ -1594,13 +1597,15 @@ def warm_all():
             run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, int(root),
                 int(BLACK), int(0), int(0), int(0), rng, params, pat3, m, hist, path, path_keys,
                 seq, own, int(30))
+        child = find_child(ti, int(root), int(PASS))
+        remap = np.zeros(cap, np.int32)
+        compact(ti, tf, thdr, int(max(child, 0)), remap)
+        if not everything:
+            continue
         feats = np.zeros(MAX_FEATURES, np.int32)
         candidate_features(st, zob, work, spare, out, sx, int(BLACK), int(0), int(0), params,
                            pat3, feats, np.zeros(1, np.int32), np.zeros((1, MAX_FEATURES), np.int32),
                            np.zeros(1, np.int32), np.zeros(1, np.int64))
-        child = find_child(ti, int(root), int(PASS))
-        remap = np.zeros(cap, np.int32)
-        compact(ti, tf, thdr, int(max(child, 0)), remap)
         st[:] = root_st
         playout(st, zob, work, spare, out, sx, int(BLACK), int(0), int(0), int(0), rng, params,
                 pat3, seq, int(0))
