@@ -57,15 +57,17 @@ PLAYOUT_NAKADE_BY_GAME = {"go": 1}   #: games measured better with it (RESEARCH.
 PLAYOUT_LADDERS = 0         #: 1: a playout does not extend a group in atari that a ladder
 #                              catches anyway (where the game reads ladders; a state copy a read)
 PLAYOUT_LADDERS_BY_GAME = {"go": 1}   #: games measured better with it (RESEARCH.md: +128 in Go
-#   at a second's simulations, H1, for 4% more CPU a move); Terrain Go, which reads ladders too,
-#   untested
+#   at a second's simulations, H1, for 4% more CPU a move); Terrain Go, which reads ladders too:
+#   13-20, 2 draws in 35 (-70, 95% -186..+45), leaning to H0
 PLAYOUT_PATTERN2 = 0        #: 1: the playout's 3x3 shapes round the mover's own previous move
 #                              too, not only round the opponent's last (Pachi's ``pattern2``):
-#                              29-20 in 49 in Go (+65, 95% -33..+162), undecided (RESEARCH.md)
+#                              in Go 29-20 in 49 and 39-29 in 68 (+52, 95% -31..+134),
+#                              undecided, 5% more CPU a move (RESEARCH.md)
 
 
 PLAYOUT_KO_FIGHT = 0        #: per mille: a playout fights over a ko just taken (Pachi's korate,
-#                              400 there): retake it once the ban lifts, or fill it as the taker
+#                              400 there): retake it once the ban lifts, or fill it as the taker;
+#                              400 in Go: 12-20 in 32 (-89, 95% -211..+33), leaning to H0
 
 
 #: the names ``make_params`` (and ``--search-param``) accept as overrides
