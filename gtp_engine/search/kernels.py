@@ -146,10 +146,7 @@ P_LEARNED_TEMPERATURE = 40   # another placement gets exp((score - best score) /
 P_PLAYOUT_NAKADE = 41     # 1: a playout may fill an enemy eye space in self-atari (``_nakade_shape``)
 P_PLAYOUT_LADDERS = 42    # 1: a playout's escape from atari is skipped where a ladder catches it
 P_PLAYOUT_PATTERN2 = 43   # 1: the playout's shapes round the mover's own previous move too
-P_PLAYOUT_KO_FIGHT = 44   # per mille: a playout takes back (or fills) a ko just taken, once allowed
-P_COUNT = 45
-
-KO_FIGHT_MOVES = 3        #: a ko taken this many playout moves ago or fewer is still fought over
+P_COUNT = 44
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -810,13 +807,10 @@ def _light_move(st, zob, work, spare, out, color, rng, skip_eyes):
 
 
 @jit
-def playout_move(st, zob, work, spare, out, sx, color, last, last2, rng, params, pat3,
-                 ko_point):
+def playout_move(st, zob, work, spare, out, sx, color, last, last2, rng, params, pat3):
     """Choose and play one playout move for ``color``; returns its cell, or 0 for a pass.
 
-    The suggestions in order, each tried with its probability: the point of a ko taken in the
-    last few moves (``ko_point``, 0 none; ``P_PLAYOUT_KO_FIGHT``: the side it was taken from
-    takes it back, the taker fills it, as Pachi's ko fights), tactics near the last move
+    The suggestions in order, each tried with its probability: tactics near the last move
     (capture, escape), good 3x3 shapes around it (and, with ``P_PLAYOUT_PATTERN2``, around
     ``last2``, the mover's own previous placement), then a random move."""
     skip_eyes = params[P_SKIP_EYES] != 0
@@ -824,13 +818,6 @@ def playout_move(st, zob, work, spare, out, sx, color, last, last2, rng, params,
         return _light_move(st, zob, work, spare, out, color, rng, skip_eyes)
     reject = int(params[P_PROB_REJECT_SELF_ATARI])
     nakade = fills_eye_spaces(st, params)
-    if ko_point > 0 and st[BOARD, ko_point] == EMPTY and \
-            _chance(rng, int(params[P_PLAYOUT_KO_FIGHT])):
-        # a retake is a lone stone in atari by count and a fill may look like an own eye:
-        # neither filter applies; only legality (the simple ko ban) does
-        if not (ko_point == st[HDR, H_KO] and color == st[HDR, H_KO_COLOR]) and \
-                play_inline(st, zob, work, spare, ko_point, color, out) == LEGAL:
-            return ko_point
     if last > 0:
         if _chance(rng, int(params[P_PROB_CAPTURE])):
             n = suggest_tactics(st, zob, work, spare, out, sx, color, last,
@@ -863,18 +850,9 @@ def playout(st, zob, work, spare, out, sx, color, passes, last, last2, rng, para
     max_moves = int(params[P_MAX_MOVES])
     final = 3 - color
     moves = 0
-    fights_kos = params[P_PLAYOUT_KO_FIGHT] > 0
-    ko_point = int(st[HDR, H_KO])   # the last ko taken, and the move it was taken at
-    ko_move = -1
     while moves < max_moves:
-        fought = 0
-        if fights_kos and ko_point > 0 and moves - ko_move <= KO_FIGHT_MOVES:
-            fought = ko_point
         cell = playout_move(st, zob, work, spare, out, sx, color, last, last2, rng, params,
-                            pat3, fought)
-        if st[HDR, H_KO] > 0:
-            ko_point = int(st[HDR, H_KO])
-            ko_move = moves
+                            pat3)
         final = color
         if cell == 0:
             passes += 1

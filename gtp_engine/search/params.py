@@ -65,11 +65,6 @@ PLAYOUT_PATTERN2 = 0        #: 1: the playout's 3x3 shapes round the mover's own
 #                              undecided, 5% more CPU a move (RESEARCH.md)
 
 
-PLAYOUT_KO_FIGHT = 0        #: per mille: a playout fights over a ko just taken (Pachi's korate,
-#                              400 there): retake it once the ban lifts, or fill it as the taker;
-#                              400 in Go: 12-20 in 32 (-89, 95% -211..+33), leaning to H0
-
-
 #: the names ``make_params`` (and ``--search-param``) accept as overrides
 TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture_one",
             "prior_capture_many", "prior_annihilate", "prior_escape", "prior_pattern",
@@ -79,7 +74,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_pass", "prob_capture", "prob_pattern", "prob_reject_self_atari",
             "prob_reject_random_self_atari", "try_below", "score_weight", "score_points", "heavy",
             "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
-            "playout_ladders", "playout_pattern2", "playout_ko_fight")
+            "playout_ladders", "playout_pattern2")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -96,7 +91,6 @@ RANGES = {
     "playout_nakade": (0, 1, True),
     "playout_ladders": (0, 1, True),
     "playout_pattern2": (0, 1, True),
-    "playout_ko_fight": _PER_MILLE,
     "max_moves": (1, 100_000, True),         # a playout's move cap; 0 would end every playout at once
     "learned_temperature": (0.01, 100, False),   # it divides
     "try_below": (0, 1, False),              # a value: 0 never chooses again without AMAF
@@ -167,7 +161,6 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "playout_nakade": PLAYOUT_NAKADE_BY_GAME.get(game.rules.name, PLAYOUT_NAKADE),
         "playout_ladders": PLAYOUT_LADDERS_BY_GAME.get(game.rules.name, PLAYOUT_LADDERS),
         "playout_pattern2": PLAYOUT_PATTERN2,
-        "playout_ko_fight": PLAYOUT_KO_FIGHT,
         "try_below": TRY_BELOW,
         "score_weight": SCORE_WEIGHT,
         "score_points": SCORE_POINTS * size * size,
