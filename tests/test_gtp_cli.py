@@ -195,3 +195,15 @@ def test_every_search_param_has_a_stated_range_that_holds_its_default():
     K = params.K
     for name in params.TUNABLES:
         params.check_tunable(name, defaults[getattr(K, "P_" + name.upper())])
+
+
+def test_first_genmove_of_a_new_process_searches_with_the_compiled_kernels():
+    """On a warm cache (the session fixture filled it) the engine loads its kernels before it
+    answers its first command, so a short genmove sent at once after the set-up searches with
+    them, not with the pure-Python mirror that a genmove during the load falls back to."""
+    result = run_engine(["--time", "0.05", "--threads", "1", "--no-book"],
+                        "boardsize 9\nclear_board\ngenmove b\n")
+    assert result.returncode == 0, result.stderr.decode()
+    summaries = [line for line in result.stderr.decode().splitlines() if " simulations in " in line]
+    assert len(summaries) == 1, result.stderr.decode()
+    assert "compiled" in summaries[0], summaries[0]

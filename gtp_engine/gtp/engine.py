@@ -270,6 +270,10 @@ class GtpEngine:
             self._player = SearchPlayer(self.settings.search_settings(), self.aborted)
         return self._player
 
+    def prepare_search(self) -> None:
+        """Build the search player for the current game ahead of the first ``genmove``."""
+        self.player.prepare(self.game)
+
     def move_budget(self, color) -> Optional[float]:
         """Seconds for a genmove of ``color``: the time manager's share of the clock, else
         ``--time``, else None (``--playouts`` or the player's default decide)."""

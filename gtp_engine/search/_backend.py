@@ -11,8 +11,8 @@ sources, and a stale cache of the search kernels is dropped before a new compile
   sources, a child compiles the search kernels (with the board kernels they call) and then the
   board's other entry points; as soon as the search's part is in the cache, the compiled
   search kernels are loaded here and switched in (``ready`` is set), and the board's follow
-  when the child is done. On a warm cache they are loaded at once: a second or two, before the
-  first ``genmove`` in the usual case. ``wait_compiled`` lets a search wait for them as long
+  when the child is done. On a warm cache they are loaded at once, and the engine waits for
+  them (``wait_for_warm_start``, a second or so) before it answers its first command. ``wait_compiled`` lets a search wait for them as long
   as its budget allows.
 - ``compile_now()``: board and search, in the calling thread (scripts, tests, benchmarks).
 - ``load_search()``: the search kernels only (the compiled board kernels they call are inside
@@ -145,6 +145,23 @@ def _warm_in_background():
         board_backend.start_warmup().join()
     except Exception:  # the mirror keeps working; say why the fast path is missing
         _log.exception("could not compile the search kernels; staying with pure Python")
+
+
+WARM_START_LIMIT = 10.0  #: seconds the first answer may wait for kernels from a warm cache
+
+
+def wait_for_warm_start(limit: float = WARM_START_LIMIT) -> bool:
+    """On a warm cache, wait (at most ``limit`` seconds) until the compiled search kernels are
+    in use; on a cold one return at once, since a compile takes minutes and the controller must
+    get its answers meanwhile. Whether the compiled search kernels are in use.
+
+    The engine calls it before it reads its first command, as engines that load a network do:
+    a controller's clock starts when it sends ``genmove``, and a first ``genmove`` sent at once
+    after the set-up commands would otherwise spend most of its second loading the kernels."""
+    if cache_is_warm() and _thread is not None:
+        # the board's kernels too: loading them beside the first search would slow it
+        _thread.join(max(0.0, limit))
+    return compiled()
 
 
 def start_warmup() -> threading.Thread:

@@ -170,6 +170,13 @@ class SearchPlayer:
         if len(self._spaces) != threads or (self._spaces and self._spaces[0].size != size):
             self._spaces = [Workspace(size) for _ in range(threads)]
 
+    def prepare(self, game) -> None:
+        """Make now what the first search of ``game`` would make at its start, out of its
+        time: the trees' pools, the workspaces, the learned model and the shape table."""
+        self._ensure(self._threads(), game.size)
+        knowledge.arrays_for(game.rules.name, game.size)
+        patterns.table()
+
     def clear(self) -> None:
         """Forget the trees (a new game)."""
         for tree in self._trees:
