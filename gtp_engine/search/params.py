@@ -61,8 +61,8 @@ PLAYOUT_LADDERS_BY_GAME = {"go": 1}   #: games measured better with it (RESEARCH
 #   13-20, 2 draws in 35 (-70, 95% -186..+45), leaning to H0
 PLAYOUT_PATTERN2 = 0        #: 1: the playout's 3x3 shapes round the mover's own previous move
 #                              too, not only round the opponent's last (Pachi's ``pattern2``):
-#                              in Go 29-20 in 49 and 49-40 in 89 (+35, 95% -37..+107),
-#                              undecided, 5% more CPU a move (RESEARCH.md)
+#                              in Go 29-20 in 49 and 50-43 in 93 (+26, 95% -44..+97),
+#                              undecided and shrinking, 5% more CPU a move (RESEARCH.md)
 
 
 #: the names ``make_params`` (and ``--search-param``) accept as overrides
