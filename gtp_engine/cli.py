@@ -297,12 +297,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from .gtp import GtpEngine, serve
     from .search import _backend as search_backend
     search_backend.start_warmup()   # the board's kernels first, then the search's
-    ready = search_backend.wait_for_warm_start()   # a second or so: a full first move
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # whatever prints by mistake must not corrupt the protocol
     engine = GtpEngine(game, options.engine_settings())
-    if ready:
-        engine.prepare_search()
+    engine.await_kernels = search_backend.wait_for_warm_start   # a full first move
     engine.start_auto_forts(_fort_progress(game))
     try:
         serve(engine, sys.stdin.buffer, out)

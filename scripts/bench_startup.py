@@ -2,7 +2,9 @@
 starts them, and what their first moves get.
 
 Warm cache (default): for each of ``--runs`` new processes, the time until ``name`` is
-answered, then ``genmove b`` and ``genmove w`` sent at once with ``--time`` seconds a move:
+answered, the time ``boardsize`` and ``clear_board`` take (the set-up a frontend sends; its
+first command waits for the kernels), then ``genmove b`` and ``genmove w`` with ``--time``
+seconds a move:
 each move's simulations, its wall time and whether it searched with the compiled kernels (from
 the search summary on stderr). The first move should get about as many simulations as the
 second.
@@ -81,6 +83,10 @@ def warm(args) -> None:
         try:
             _, name_s = engine.timed("name")
             name_s = time.perf_counter() - engine.started
+            # the set-up every frontend sends before its first move (the first of it waits
+            # for the kernels on a warm cache)
+            _, setup_s = engine.timed(f"boardsize {args.size}")
+            engine.timed("clear_board")
             moves = []
             for color in "bw":
                 _, wall = engine.timed(f"genmove {color}")
@@ -90,8 +96,8 @@ def warm(args) -> None:
             engine.close()
         rows.append((name_s, moves))
         (s1, w1, c1), (s2, w2, c2) = moves
-        print(f"  run {run + 1}: name after {name_s:.2f} s; first move {s1:6d} simulations "
-              f"in {w1:.2f} s ({'compiled' if c1 else 'mirror'}); second {s2:6d} in "
+        print(f"  run {run + 1}: name after {name_s:.2f} s, set-up {setup_s:.2f} s; "
+              f"first move {s1:6d} simulations in {w1:.2f} s ({'compiled' if c1 else 'mirror'}); second {s2:6d} in "
               f"{w2:.2f} s ({'compiled' if c2 else 'mirror'}); first/second "
               f"{s1 / max(s2, 1):.2f}", flush=True)
     ratios = sorted(m[0][0] / max(m[1][0], 1) for _, m in rows)

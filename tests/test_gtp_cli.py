@@ -207,3 +207,18 @@ def test_first_genmove_of_a_new_process_searches_with_the_compiled_kernels():
     summaries = [line for line in result.stderr.decode().splitlines() if " simulations in " in line]
     assert len(summaries) == 1, result.stderr.decode()
     assert "compiled" in summaries[0], summaries[0]
+
+
+def test_identity_and_gogui_queries_do_not_wait_for_the_kernels_but_the_set_up_does():
+    """At start the engine answers identity and GoGui's queries at once; the first set-up
+    command waits for the kernels (once), so that a genmove after it gets its whole time."""
+    engine = GtpEngine(Game("go", 9))
+    waits = []
+    engine.await_kernels = lambda: waits.append(1) or False
+    for command in ("name", "protocol_version", "list_commands", "gogui-rules_board_size"):
+        assert engine.execute(command, [])[0]
+    assert waits == []
+    assert engine.execute("boardsize", ["9"])[0]
+    assert engine.execute("clear_board", [])[0]
+    assert engine.execute("play", ["b", "E5"])[0]
+    assert waits == [1]

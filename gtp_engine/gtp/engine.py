@@ -48,6 +48,15 @@ FORT_FREE_COMMANDS = frozenset((
     "gogui-rules_board_size", "gogui-rules_board", "gogui-rules_side_to_move",
     "gogui-rules_captured_count", "boardsize", "clear_board", "komi", "time_settings",
     "kgs-time_settings", "time_left", "list_variants", "cputime"))
+#: the set-up a frontend sends before its first move: the first of them waits while the engine
+#: loads its compiled kernels at start (``GtpEngine.await_kernels``), so that the ``genmove``
+#: after them finds the kernels loaded and gets its whole time; every other command is
+#: answered at once (identity, GoGui's queries), and a ``genmove`` with no set-up before it
+#: waits for the kernels within its own time, as it always did
+KERNEL_WAIT_COMMANDS = frozenset((
+    "boardsize", "clear_board", "komi", "play", "undo", "loadsgf", "variant", "time_settings",
+    "kgs-time_settings", "time_left", "fixed_handicap", "place_free_handicap",
+    "set_free_handicap"))
 
 
 @dataclass(frozen=True)
@@ -128,6 +137,10 @@ class GtpEngine:
         #: (``fortsearch.PendingForts``, from ``start_auto_forts``): placed before the first
         #: command that is not in ``FORT_FREE_COMMANDS``
         self.pending_forts = None
+        #: waits for the compiled kernels at start and says whether they are in use (the
+        #: caller sets it, e.g. ``search._backend.wait_for_warm_start``); called once, before
+        #: the first command in ``KERNEL_WAIT_COMMANDS``
+        self.await_kernels = None
         if tables is None:
             from . import analysis, core, extensions, gogui, gogui_views
             tables = [core.TABLE, extensions.TABLE, gogui.TABLE, analysis.TABLE,
@@ -160,6 +173,10 @@ class GtpEngine:
         handler = self.handlers.get(name)
         if handler is None:
             raise GtpError(f"unknown command: {quote(name)}")
+        if self.await_kernels is not None and name in KERNEL_WAIT_COMMANDS:
+            wait, self.await_kernels = self.await_kernels, None
+            if wait():
+                self.prepare_search()
         if self.pending_forts is not None and name not in FORT_FREE_COMMANDS:
             self.settle_forts()
         snapshot = self._snapshot() if handler.changes_state else None

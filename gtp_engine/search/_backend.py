@@ -12,8 +12,8 @@ sources, and a stale cache of the search kernels is dropped before a new compile
   board's other entry points; as soon as the search's part is in the cache, the compiled
   search kernels are loaded here and switched in (``ready`` is set), and the board's follow
   when the child is done. On a warm cache they are loaded at once, and the engine waits for
-  them (``wait_for_warm_start``, a second or so) before it answers its first command. ``wait_compiled`` lets a search wait for them as long
-  as its budget allows.
+  them (``wait_for_warm_start``, a second or so) before its first set-up command.
+  ``wait_compiled`` lets a search wait for them as long as its budget allows.
 - ``compile_now()``: board and search, in the calling thread (scripts, tests, benchmarks).
 - ``load_search()``: the search kernels only (the compiled board kernels they call are inside
   their compiled code), in the calling thread.
@@ -151,15 +151,16 @@ WARM_START_LIMIT = 10.0  #: seconds the first answer may wait for kernels from a
 
 
 def wait_for_warm_start(limit: float = WARM_START_LIMIT) -> bool:
-    """On a warm cache, wait (at most ``limit`` seconds) until the compiled search kernels are
-    in use; on a cold one return at once, since a compile takes minutes and the controller must
-    get its answers meanwhile. Whether the compiled search kernels are in use.
+    """On a warm cache, wait (at most ``limit`` seconds) until the background warm-up has
+    loaded the compiled kernels, search and board (the board's loading beside the first search
+    would slow it); on a cold one return at once, since a compile takes minutes and the
+    controller must get its answers meanwhile. Whether the compiled search kernels are in use.
 
-    The engine calls it before it reads its first command, as engines that load a network do:
-    a controller's clock starts when it sends ``genmove``, and a first ``genmove`` sent at once
-    after the set-up commands would otherwise spend most of its second loading the kernels."""
+    The engine calls it before its first set-up command (``gtp.engine.KERNEL_WAIT_COMMANDS``;
+    the others are answered at once), as engines that load a network do: a controller's clock starts when
+    it sends ``genmove``, and a first ``genmove`` sent at once after the set-up would otherwise
+    spend most of its second loading the kernels."""
     if cache_is_warm() and _thread is not None:
-        # the board's kernels too: loading them beside the first search would slow it
         _thread.join(max(0.0, limit))
     return compiled()
 
