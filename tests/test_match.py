@@ -661,7 +661,7 @@ def test_an_interrupted_match_resumes_where_it_stopped(tmp_path):
     out = tmp_path / "m"
     command = [sys.executable, "-m", "gtp_engine.match",
                fake("--pace", "0.05"), fake("--seed", "3"),
-               "--size", "5", "--games", "6", "--jobs", "1", "--out", str(out)]
+               "--size", "5", "--games", "6", "--jobs", "1", "--sprt", "0,60", "--out", str(out)]
     # a test run started in the background (``cmd &``) ignores SIGINT, and so would the runner
     runner = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
@@ -670,10 +670,13 @@ def test_an_interrupted_match_resumes_where_it_stopped(tmp_path):
         assert runner.poll() is None, runner.communicate()
         time.sleep(0.05)
     runner.send_signal(signal.SIGINT)
-    _, err = runner.communicate()
+    summary, err = runner.communicate()
     assert runner.returncode == 1 and b"interrupted" in err
     stopped = json.loads(results.read_text())
     assert 1 <= stopped["games_played"] < 6
+    # the finished games' summary, as a completed match prints it, the test's state included
+    assert summary.decode().startswith(f"{stopped['games_played']} games: ")
+    assert b"Elo A-B" in summary and b"undecided" in summary and b"results: " in summary
     assert all(g["reason"] == "two passes" for g in stopped["games"])  # no game lost to the stop
     finished = subprocess.run(command, capture_output=True)
     assert finished.returncode == 0

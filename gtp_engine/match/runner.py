@@ -24,8 +24,10 @@ last comment), ``logs/`` (the GTP traffic of each game and each engine's stderr)
 the same ``DIR`` resumes: finished games are kept and only missing ones are played (``--games``
 may grow); any other changed setting is refused.
 
-Progress and a live score go to stderr; the summary to stdout. Exit status: 0 when the match
-completed, 1 when interrupted, 2 for bad settings (nothing played).
+Progress and a live score go to stderr; the summary to stdout, also when the match is
+interrupted (Ctrl-C, SIGTERM: the summary of the games it finished, with the test's LLR so far).
+Exit status: 0 when the match completed, 1 when interrupted, 2 for bad settings (nothing
+played).
 """
 
 import argparse
@@ -679,6 +681,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    config = None
     try:
         config = config_from_args(args)
         results = run_match(config, progress=None if args.quiet else sys.stderr)
@@ -687,12 +690,30 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     except KeyboardInterrupt:
         print("\nvargo-match: interrupted; finished games are kept, run again to resume", file=sys.stderr)
+        if config is not None:
+            _print_stored(config.out / RESULTS_FILE)
         return 1
+    _print_summary(results)
+    print(f"results: {config.out / RESULTS_FILE}")
+    return 0
+
+
+def _print_summary(results: dict) -> None:
     names = {label: results["engines"][label].get("name") or results["engines"][label]["command"]
              for label in LABELS}
     print(format_summary(results["summary"], names))
-    print(f"results: {config.out / RESULTS_FILE}")
-    return 0
+
+
+def _print_stored(path: Path) -> None:
+    """The summary of the games a stopped match finished (a stopped test is read like a
+    finished one), when it finished any."""
+    try:
+        results = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return
+    if results.get("format") == RESULTS_FORMAT and results.get("games_played"):
+        _print_summary(results)
+        print(f"results: {path}")
 
 
 if __name__ == "__main__":
