@@ -16,7 +16,8 @@ EXPAND_VISITS = 8           #: simulations through a leaf before it gets childre
 RAVE_EQUIV = 3500           #: visits at which the real win rate and AMAF weigh the same
 RAVE_EQUIV_BY_GAME = {"go": 1000, "goncrete": 1000, "disto": 1000}   #: games measured better
 #   with another value at a second's simulations (RESEARCH.md); Loose showed no gain
-UCB_C = 0.0                 #: exploration term (0: priors and RAVE explore enough)
+UCB_C = 0.0                 #: exploration term (0: priors and RAVE explore enough; 0.1 lost 0-7,
+#                              0.03 H0 at 30-41 in 71 games: RESEARCH.md)
 PRIOR_EVEN = 10             #: every move starts with this many virtual simulations at 50%
 PRIOR_CAPTURE_ONE = 15      #: wins for taking one stone (removal, flip or meal)
 PRIOR_CAPTURE_MANY = 30     #: wins for taking several stones
