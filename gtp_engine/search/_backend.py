@@ -147,7 +147,7 @@ def _warm_in_background():
         _log.exception("could not compile the search kernels; staying with pure Python")
 
 
-WARM_START_LIMIT = 10.0  #: seconds the first answer may wait for kernels from a warm cache
+WARM_START_LIMIT = 10.0  #: seconds the first set-up command may wait for kernels from a warm cache
 
 
 def wait_for_warm_start(limit: float = WARM_START_LIMIT) -> bool:
