@@ -515,14 +515,19 @@ def suggest_tactics(st, zob, work, spare, out, sx, color, last, ladders):
     a ladder is read."""
     w = int(st[HDR, H_WIDTH])
     enemy = 3 - color
+    loose = st[HDR, H_CAPTURE] == CAPTURE_LOOSE
     n = 0
     for q in (last, last - 1, last + 1, last - w, last + w):
         v = st[BOARD, q]
+        if v != enemy and v != color:
+            continue
+        root = int(st[GID, q])
+        if not loose and not in_atari(st, root):
+            continue   # the common case, decided here: a call costs more than the test
         if v == enemy:
-            n = _capture_points(st, sx, int(st[GID, q]), n)
-        elif v == color:
-            n = _escape_points(st, zob, work, spare, out, sx, int(st[GID, q]), color, n,
-                               ladders)
+            n = _capture_points(st, sx, root, n)
+        else:
+            n = _escape_points(st, zob, work, spare, out, sx, root, color, n, ladders)
     return n
 
 
@@ -634,22 +639,27 @@ def _empty_neighbours(st, cell, w):
 def suggest_shape(st, sx, color, last, last2, pat3):
     """Empty points around the last move whose 3x3 shape is a good one (``patterns.py``); with
     ``last2`` (the mover's own previous placement, 0 for none) the points round it too."""
-    n = _shapes_around(st, sx, color, last, pat3, 0)
-    if last2 > 0:
-        n = _shapes_around(st, sx, color, last2, pat3, n)   # a point next to both is listed once
+    n = _shapes_around(st, sx, color, last, pat3, 0, False)
+    if last2 > 0:   # a point next to both is listed once
+        n = _shapes_around(st, sx, color, last2, pat3, n, True)
     return n
 
 
 @jit
-def _shapes_around(st, sx, color, centre, pat3, n):
+def _shapes_around(st, sx, color, centre, pat3, n, dedupe):
     """Add the empty points round ``centre`` whose 3x3 shape is a good one to the ``n``
-    candidates listed; returns the new count."""
+    candidates listed (``dedupe``: unless listed already); returns the new count."""
     w = int(st[HDR, H_WIDTH])
+    cand = S_MARK + int(st[HDR, H_AREA])   # _blocks' candidate block
     view = (color - 1) << 16
     for q in (centre - w - 1, centre - w, centre - w + 1, centre - 1, centre + 1,
               centre + w - 1, centre + w, centre + w + 1):
         if st[BOARD, q] == EMPTY and pat3[view | pat3_raw(st, q, w)] != 0:
-            n = _add_candidate(st, sx, n, q)
+            if dedupe:
+                n = _add_candidate(st, sx, n, q)
+            else:   # the eight points round one centre are distinct
+                sx[cand + n] = q
+                n += 1
     return n
 
 
@@ -732,6 +742,15 @@ def _acceptable(st, sx, cell, color, skip_eyes, reject_self_atari, nakade):
     for a lone stone)."""
     if cell == st[HDR, H_KO] and color == st[HDR, H_KO_COLOR]:
         return 0
+    if st[HDR, H_CAPTURE] != CAPTURE_LOOSE:
+        # the common case, decided here: two empty neighbours are no eye and two liberties
+        w = int(st[HDR, H_WIDTH])
+        empty = 0
+        for q in (cell - 1, cell + 1, cell - w, cell + w):
+            if st[BOARD, q] == EMPTY:
+                empty += 1
+        if empty >= 2:
+            return 1
     if skip_eyes and is_own_eye(st, cell, color):
         return 0
     libs = libs_after(st, sx, cell, color, 2)
