@@ -42,6 +42,8 @@ if PURE_PYTHON:
 
     def jit(function):
         return function
+
+    jit_inline = jit
 else:
     import numba
 
@@ -50,6 +52,7 @@ else:
     # _nrt=False as in the board kernels: no reference counting of the arrays passed from
     # function to function (these kernels never allocate; one that does fails to compile)
     jit = numba.njit(cache=True, nogil=True, _nrt=False)
+    jit_inline = numba.njit(cache=True, nogil=True, _nrt=False, inline="always")
 
 # --------------------------------------------------------------------------- board names used
 play = B.play
@@ -732,6 +735,22 @@ def reads_ladders_in_playouts(params):
     return params[P_PLAYOUT_LADDERS] != 0 and params[P_READ_LADDERS] != 0
 
 
+@jit_inline
+def _plainly_acceptable(st, cell, color):
+    """Whether ``_acceptable`` would say 1 at a glance, the common case, pasted where
+    playouts call it (a call costs more than the test): not the ko's point, and outside Loose
+    two empty neighbours, so no eye and two liberties. False: ask ``_acceptable``."""
+    if st[HDR, H_CAPTURE] == CAPTURE_LOOSE or (cell == st[HDR, H_KO]
+                                              and color == st[HDR, H_KO_COLOR]):
+        return False
+    w = int(st[HDR, H_WIDTH])
+    empty = 0
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        if st[BOARD, q] == EMPTY:
+            empty += 1
+    return empty >= 2
+
+
 @jit
 def _acceptable(st, sx, cell, color, skip_eyes, reject_self_atari, nakade):
     """The filters every playout move passes: not a simple ko retake, not one's own eye, no
@@ -742,15 +761,8 @@ def _acceptable(st, sx, cell, color, skip_eyes, reject_self_atari, nakade):
     for a lone stone)."""
     if cell == st[HDR, H_KO] and color == st[HDR, H_KO_COLOR]:
         return 0
-    if st[HDR, H_CAPTURE] != CAPTURE_LOOSE:
-        # the common case, decided here: two empty neighbours are no eye and two liberties
-        w = int(st[HDR, H_WIDTH])
-        empty = 0
-        for q in (cell - 1, cell + 1, cell - w, cell + w):
-            if st[BOARD, q] == EMPTY:
-                empty += 1
-        if empty >= 2:
-            return 1
+    if _plainly_acceptable(st, cell, color):
+        return 1
     if skip_eyes and is_own_eye(st, cell, color):
         return 0
     libs = libs_after(st, sx, cell, color, 2)
@@ -775,7 +787,8 @@ def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, rej
     start = next_random(rng) % n
     for k in range(n):
         cell = int(sx[cand + (start + k) % n])
-        ok = _acceptable(st, sx, cell, color, skip_eyes, reject, nakade)
+        ok = 1 if _plainly_acceptable(st, cell, color) else \
+            _acceptable(st, sx, cell, color, skip_eyes, reject, nakade)
         if ok == -1:
             ok = 0 if _chance(rng, reject) else 1
         if ok == 1 and play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
@@ -790,7 +803,8 @@ def _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes, reject, n
     while k > 0:
         i = next_random(rng) % k
         cell = int(st[EMPTIES, i])
-        ok = _acceptable(st, sx, cell, color, skip_eyes, 1, nakade)
+        ok = 1 if _plainly_acceptable(st, cell, color) else \
+            _acceptable(st, sx, cell, color, skip_eyes, 1, nakade)
         if ok == -1:
             ok = 0 if _chance(rng, reject) else 1
         if ok == 1 and play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
