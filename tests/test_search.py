@@ -627,6 +627,57 @@ def test_the_playout_shapes_round_the_previous_move_too_only_with_pattern2():
     assert make_params(Game("go", 9), playout_pattern2=1)[K.P_PLAYOUT_PATTERN2] == 1
 
 
+@pytest.mark.parametrize("variant", ["go", "loose", "goncrete", "disto", "terrain"])
+def test_the_playouts_shortcuts_answer_as_the_full_checks(variant):
+    """The playout decides its common cases inline: a placement with two empty neighbours
+    passes its filters (no ko retake, no own eye, two liberties), and only groups in atari
+    are handed to the capture and escape readers. Checked against the full checks on every
+    point of random positions, each colour, each placement's neighbourhood as the last move."""
+    from gtp_engine.search.forts import auto_forts
+    K = _backend.mirror
+    rng = random.Random(len(variant))
+    game = Game(variant, 7)
+    if game.terrain is not None:
+        auto_forts(game, 3)
+    w = game.size + 2
+    passed = listed = 0
+    for _ in range(60):
+        legal = game.legal_moves(game.to_move)
+        if game.over or not legal:
+            break
+        game.play(game.to_move, rng.choice(legal))
+        st = game.position.state.copy()
+        sx = np.zeros(K.scratch_length(game.size), np.int32)
+        loose = st[K.HDR, K.H_CAPTURE] == K.CAPTURE_LOOSE
+        for cell in range(w, w * (w - 1)):
+            if not 0 < cell % w <= game.size:
+                continue
+            for color in (1, 2):
+                if st[K.BOARD, cell] == K.EMPTY and K._plainly_acceptable(st, cell, color):
+                    passed += 1
+                    assert not (cell == st[K.HDR, K.H_KO] and color == st[K.HDR, K.H_KO_COLOR])
+                    assert not K.is_own_eye(st, cell, color)
+                    assert K.libs_after(st, sx, cell, color, 2) == 2
+                    assert K._acceptable(st, sx, cell, color, True, 1000, True) == 1
+                # the readers on every group round ``cell``, as before the shortcut
+                n = 0
+                for q in (cell, cell - 1, cell + 1, cell - w, cell + w):
+                    v = st[K.BOARD, q]
+                    if v == 3 - color:
+                        n = K._capture_points(st, sx, int(st[K.GID, q]), n)
+                    elif v == color:
+                        n = K._escape_points(st, None, None, None, None, sx, int(st[K.GID, q]),
+                                             color, n, False)
+                _, cand, _, _, _ = K._blocks(st)
+                expected = [int(sx[cand + i]) for i in range(n)]
+                n = K.suggest_tactics(st, None, None, None, None, sx, color, cell, False)
+                assert [int(sx[cand + i]) for i in range(n)] == expected
+                listed += n
+        if loose:
+            assert passed == 0   # Loose's true liberties are never taken at a glance
+    assert listed > 0 and (passed > 0 or variant == "loose")
+
+
 # ----------------------------------------------------------------- the end of the game
 def _engine(game, **settings):
     from gtp_engine.gtp import EngineSettings, GtpEngine
