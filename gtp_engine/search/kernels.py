@@ -653,7 +653,7 @@ def _shapes_around(st, sx, color, centre, pat3, n, dedupe):
     """Add the empty points round ``centre`` whose 3x3 shape is a good one to the ``n``
     candidates listed (``dedupe``: unless listed already); returns the new count."""
     w = int(st[HDR, H_WIDTH])
-    cand = S_MARK + int(st[HDR, H_AREA])   # _blocks' candidate block
+    _, cand, _, _, _ = _blocks(st)
     view = (color - 1) << 16
     for q in (centre - w - 1, centre - w, centre - w + 1, centre - 1, centre + 1,
               centre + w - 1, centre + w, centre + w + 1):
@@ -761,8 +761,6 @@ def _acceptable(st, sx, cell, color, skip_eyes, reject_self_atari, nakade):
     for a lone stone)."""
     if cell == st[HDR, H_KO] and color == st[HDR, H_KO_COLOR]:
         return 0
-    if _plainly_acceptable(st, cell, color):
-        return 1
     if skip_eyes and is_own_eye(st, cell, color):
         return 0
     libs = libs_after(st, sx, cell, color, 2)
