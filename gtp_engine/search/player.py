@@ -287,9 +287,14 @@ class SearchPlayer:
                 if (stop is not None and stop.is_set() or self.aborted.is_set()) and counts[i]:
                     break
                 want = chunk if per_thread is None else min(chunk, per_thread[i] - counts[i])
+                t0 = time.perf_counter()
+                if deadline is not None and counts[i] and t0 > start:
+                    # the last chunk fits the time left at the rate so far: a whole chunk
+                    # would overrun by up to its length, and the time manager takes every
+                    # overrun off the next budgets as margin
+                    want = min(want, max(1, int(counts[i] * (deadline - t0) / (t0 - start))))
                 if want <= 0:
                     break
-                t0 = time.perf_counter()
                 c0 = time.thread_time()
                 ka = _backend.active   # the compiled kernels take over as soon as they arrive
                 counts[i] += int(ka.run(root_state, space.state, _ZOBRIST, space.work,
