@@ -48,11 +48,11 @@ else:
     import numba
     from numba.core import config as numba_config
 
-    # LLVM at -O1, not numba's -O3: the first compile on a machine takes about 30% less CPU
-    # (77 -> 55 s for the board and search kernels here) while the search measured the same
-    # simulations per CPU second (scripts/bench_search.py, 9x9 and 19x19, within the noise).
-    # Set before the first compile; a NUMBA_OPT of the user's wins.
-    COMPILE_OPT = "1"
+    # LLVM at -O3 (numba's default, said here so that it is a choice): the first compile on
+    # a machine takes about a fifth more CPU than at -O1, and the playouts run 7% faster in the
+    # middle game (docs/RESEARCH.md, twentieth session). Set before the first compile; a
+    # NUMBA_OPT of the user's wins.
+    COMPILE_OPT = "3"
     if "NUMBA_OPT" not in os.environ:
         os.environ["NUMBA_OPT"] = COMPILE_OPT
         numba_config.reload_config()
