@@ -292,7 +292,9 @@ class SearchPlayer:
                     # the last chunk fits the time left at the rate so far: a whole chunk
                     # would overrun by up to its length, and the time manager takes every
                     # overrun off the next budgets as margin
-                    want = min(want, max(1, int(counts[i] * (deadline - t0) / (t0 - start))))
+                    fit = counts[i] * (deadline - t0) / (t0 - start)   # inf when pondering
+                    if fit < want:
+                        want = max(1, int(fit))
                 if want <= 0:
                     break
                 c0 = time.thread_time()
