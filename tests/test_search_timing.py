@@ -109,3 +109,13 @@ def test_byo_yomi_time_is_used_whole_even_when_settled():
     main = TimeControl("canadian", 60, 10, 5, 0)
     assert not in_byo_yomi(main, TimeLeft(50, 0)) and in_byo_yomi(main, TimeLeft(8, 3))
     assert not in_byo_yomi(TimeControl("absolute", 60, 0, 0, 0), TimeLeft(50, 0))
+
+
+def test_the_last_chunk_of_a_timed_search_fits_the_time_left():
+    from gtp_engine.search.player import chunk_within
+    # 1000 simulations in 0.5 s: 0.1 s left holds 200, so a chunk of 512 shrinks to them
+    assert chunk_within(512, 1000, 0.5, 0.1) == 200
+    assert chunk_within(128, 1000, 0.5, 0.1) == 128      # a chunk that fits stays whole
+    assert chunk_within(512, 1000, 0.5, -0.01) == 1      # past the deadline: one more look
+    assert chunk_within(512, 1000, 0.5, float("inf")) == 512   # pondering has no deadline
+    assert chunk_within(16, 0, 0.0, 0.9) == 16           # no rate yet: the first chunk whole

@@ -134,6 +134,17 @@ class Analysis:
         return self.simulations / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
 
 
+def chunk_within(chunk: int, done: int, elapsed: float, left: float) -> int:
+    """The simulations a thread runs next when ``left`` seconds remain of a timed search and
+    it ran ``done`` in its first ``elapsed``: ``chunk``, or fewer when that many would overrun
+    the deadline at the rate so far (at least one; the time manager takes every overrun off
+    the next budgets as margin). ``left`` may be infinite (pondering)."""
+    if done <= 0 or elapsed <= 0:
+        return chunk
+    fit = done * left / elapsed
+    return chunk if fit >= chunk else max(1, int(fit))
+
+
 class SearchPlayer:
     """The search player: one per GTP session (it keeps its trees between moves)."""
 
@@ -288,13 +299,8 @@ class SearchPlayer:
                     break
                 want = chunk if per_thread is None else min(chunk, per_thread[i] - counts[i])
                 t0 = time.perf_counter()
-                if deadline is not None and counts[i] and t0 > start:
-                    # the last chunk fits the time left at the rate so far: a whole chunk
-                    # would overrun by up to its length, and the time manager takes every
-                    # overrun off the next budgets as margin
-                    fit = counts[i] * (deadline - t0) / (t0 - start)   # inf when pondering
-                    if fit < want:
-                        want = max(1, int(fit))
+                if deadline is not None:
+                    want = chunk_within(want, counts[i], t0 - start, deadline - t0)
                 if want <= 0:
                     break
                 c0 = time.thread_time()
