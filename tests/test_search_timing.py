@@ -6,6 +6,7 @@ clock for controllers that never send ``time_left``."""
 import pytest
 
 from gtp_engine.gtp.engine import TimeControl, TimeLeft
+from gtp_engine.search.player import chunk_within
 from gtp_engine.search.timing import (MARGIN_SECONDS, MIN_BUDGET, SETTLED_FACTOR, after_move,
                                       in_byo_yomi, move_budget)
 
@@ -112,7 +113,6 @@ def test_byo_yomi_time_is_used_whole_even_when_settled():
 
 
 def test_the_last_chunk_of_a_timed_search_fits_the_time_left():
-    from gtp_engine.search.player import chunk_within
     # 1000 simulations in 0.5 s: 0.1 s left holds 200, so a chunk of 512 shrinks to them
     assert chunk_within(512, 1000, 0.5, 0.1) == 200
     assert chunk_within(128, 1000, 0.5, 0.1) == 128      # a chunk that fits stays whole

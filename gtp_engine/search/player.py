@@ -299,7 +299,7 @@ class SearchPlayer:
                     break
                 want = chunk if per_thread is None else min(chunk, per_thread[i] - counts[i])
                 t0 = time.perf_counter()
-                if deadline is not None:
+                if deadline is not None and want > 0:
                     want = chunk_within(want, counts[i], t0 - start, deadline - t0)
                 if want <= 0:
                     break
