@@ -149,7 +149,9 @@ P_LEARNED_TEMPERATURE = 40   # another placement gets exp((score - best score) /
 P_PLAYOUT_NAKADE = 41     # 1: a playout may fill an enemy eye space in self-atari (``_nakade_shape``)
 P_PLAYOUT_LADDERS = 42    # 1: a playout's escape from atari is skipped where a ladder catches it
 P_PLAYOUT_PATTERN2 = 43   # 1: the playout's shapes round the mover's own previous move too
-P_COUNT = 44
+P_PRIOR_READ = 44        # wins for a move that kills or saves a group in a fight the reader reads
+P_READ_BUDGET = 45        # moves the fight reader may play per expanded node (0: no reading)
+P_COUNT = 46
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -177,16 +179,21 @@ KEY_PAT12 = 2 << 32  # tag of a 12-point shape key (the 3x3 and the four points 
 
 # --------------------------------------------------------------------------- scratch
 # One int32 array per thread: a stamp counter, per-cell stamps (visited marks without
-# clearing), a candidate list, a list of liberties, AMAF stamps and colours, and the facts of
-# the placement whose prior is being computed (``MAX_FEATURES`` cells at the end).
+# clearing), a candidate list, a list of liberties, AMAF stamps and colours, the fight
+# reader's lines (``READ_BLOCK``), and the facts of the placement whose prior is being
+# computed (``MAX_FEATURES`` cells at the end).
 S_STAMP = 0
 S_SIM = 1
 S_MARK = 8
+READ_LEVELS = 12     # moves in a line, the ones given before the read included
+READ_WIDTH = 10      # moves listed at one level (the fight's few points, and a pass)
+READ_STRIDE = READ_WIDTH + 4
+READ_BLOCK = READ_LEVELS * READ_STRIDE
 
 
 def scratch_length(size):
     area = (size + 2) * (size + 2)
-    return S_MARK + 5 * area + MAX_FEATURES
+    return S_MARK + 5 * area + READ_BLOCK + MAX_FEATURES
 
 
 @jit
@@ -199,7 +206,7 @@ def _blocks(st):
 def _new_stamp(sx):
     sx[S_STAMP] += 1
     if sx[S_STAMP] > 2000000000:   # wrap: clear the marks once in a long while
-        a = (len(sx) - S_MARK - MAX_FEATURES) // 5
+        a = (len(sx) - S_MARK - READ_BLOCK - MAX_FEATURES) // 5
         for i in range(a):
             sx[S_MARK + i] = 0
         sx[S_STAMP] = 1
@@ -636,6 +643,230 @@ def _empty_neighbours(st, cell, w):
         if st[BOARD, q] == EMPTY:
             n += 1
     return n
+
+
+# --------------------------------------------------------------------------- fights
+# A small reader of the fight over one group of two or three liberties, for the priors: which
+# move kills an enemy group, which saves an own one. Depth first, both sides' moves limited to
+# the fight: the attacker takes the group's liberties (or first saves its own stones next to
+# it from atari); the defender extends, takes an attacking group in atari, fills the liberties
+# of an attacking group with no more liberties than its own (a capturing race), or plays
+# elsewhere (a pass, so that a group that needs no move is not read dead). The group is lost
+# when its stone is gone, or at one liberty with the attacker to move; it lives at four
+# liberties, or at three once the attacker has moved (only the first attack starts from three
+# liberties: deeper, the tree would be too wide). A line longer than READ_LEVELS is unknown,
+# and so is a position where no move wins and one is unknown; a read that spends its budget of
+# moves knows nothing. Lines are replayed from the node's position onto ``spare`` (a dozen
+# moves), so the reader needs no copy per level, only the scratch's read block (``READ_*``
+# above): per level its moves, their count, the next to try, the move of the line, and whether
+# a reply was unknown.
+
+
+@jit
+def _read_block(sx):
+    return len(sx) - MAX_FEATURES - READ_BLOCK
+
+
+@jit
+def _fight_status(st, sx, stone, defender, mover, level):
+    """1 when ``mover`` has won the fight over the group holding ``stone`` (``defender``'s),
+    0 when it has lost, -1 while the fight goes on. ``level``: moves played in the line."""
+    if st[BOARD, stone] != defender:
+        return 1 if mover != defender else 0
+    libs = _group_libs(st, sx, int(st[GID, stone]), 4, False)
+    if libs >= 4 or (libs == 3 and mover != defender and level >= 2):
+        return 1 if mover == defender else 0
+    if libs <= 1 and mover != defender:
+        return 1
+    return -1
+
+
+@jit
+def _add_read_move(sx, at, n, cell):
+    for i in range(n):
+        if sx[at + i] == cell:
+            return n
+    if n < READ_WIDTH - 1:   # the last place is the defender's pass
+        sx[at + n] = cell
+        n += 1
+    return n
+
+
+@jit
+def fight_moves(st, sx, at, stone, defender, mover, pass_ok):
+    """``mover``'s moves in the fight over ``defender``'s group holding ``stone``, listed at
+    sx[at:] (at most READ_WIDTH); returns how many. The group's liberties; the liberty of an
+    attacking group in atari next to it (the attacker extends, the defender captures); for the
+    defender, the liberties of an attacking neighbour with no more liberties than the group,
+    and a pass when ``pass_ok``."""
+    w = int(st[HDR, H_WIDTH])
+    attacker = 3 - defender
+    root = int(st[GID, stone])
+    _, _, libs, _, _ = _blocks(st)
+    k = _group_libs(st, sx, root, 4, False)
+    n = 0
+    for i in range(k):
+        n = _add_read_move(sx, at, n, int(sx[libs + i]))
+    s = root
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if st[BOARD, q] != attacker:
+                continue
+            r = int(st[GID, q])
+            lib = atari_liberty(st, sx, r)
+            if lib != 0:
+                n = _add_read_move(sx, at, n, lib)
+            elif mover == defender:
+                m = _group_libs(st, sx, r, k + 1, False)
+                if m <= k:
+                    for i in range(m):
+                        n = _add_read_move(sx, at, n, int(sx[libs + i]))
+        s = int(st[NXT, s])
+        if s == root:
+            break
+    if mover == defender and pass_ok:
+        sx[at + n] = PASS
+        n += 1
+    return n
+
+
+@jit
+def _replay(st, zob, work, spare, out, sx, upto, first_color):
+    """``spare`` = ``st`` after the line's first ``upto`` moves; False if the board refuses one."""
+    rb = _read_block(sx)
+    copy_state(spare, st)
+    for level in range(upto):
+        move = int(sx[rb + level * READ_STRIDE + READ_WIDTH + 2])
+        if move == PASS:
+            spare[HDR, H_KO] = 0
+        elif play(spare, zob, work, spare, move, first_color if level % 2 == 0 else
+                  3 - first_color, out) != LEGAL:
+            return False
+    return True
+
+
+@jit
+def read_fight(st, zob, work, spare, out, sx, stone, defender, first, first_color, budget):
+    """Read the fight over ``defender``'s group holding ``stone`` on ``st`` after the line's
+    ``first`` moves already in the read block (played alternately from ``first_color``):
+    returns (1 when the player to move then wins it, 0 when it loses, -1 unknown: the line
+    was refused or ``budget`` moves were not enough; moves spent). ``spare``, ``work`` and
+    ``out`` are clobbered."""
+    rb = _read_block(sx)
+    if not _replay(st, zob, work, spare, out, sx, first, first_color):
+        return -1, 0
+    spent = 0
+    level = first
+    held = first      # the level whose position ``spare`` holds; -1: replay first
+    value = 0
+    phase = 0         # 0: a level entered, 1: its next move, 2: ``value`` back from a level
+    while True:
+        base = rb + level * READ_STRIDE
+        mover = first_color if level % 2 == 0 else 3 - first_color
+        if phase == 0:
+            value = _fight_status(spare, sx, stone, defender, mover, level)
+            if value >= 0 or level >= READ_LEVELS - 1:
+                phase = 2   # decided, or too long a line: unknown
+                continue
+            pass_ok = level == 0 or sx[base - READ_STRIDE + READ_WIDTH + 2] != PASS
+            sx[base + READ_WIDTH] = fight_moves(spare, sx, base, stone, defender, mover, pass_ok)
+            sx[base + READ_WIDTH + 1] = 0
+            sx[base + READ_WIDTH + 3] = 0
+            phase = 1
+        elif phase == 1:
+            i = int(sx[base + READ_WIDTH + 1])
+            if i >= int(sx[base + READ_WIDTH]):
+                value = -1 if sx[base + READ_WIDTH + 3] != 0 else 0   # nothing won
+                phase = 2
+                continue
+            sx[base + READ_WIDTH + 1] = i + 1
+            spent += 1
+            if spent > budget:
+                return -1, spent
+            if held != level and not _replay(st, zob, work, spare, out, sx, level,
+                                             first_color):
+                return -1, spent
+            held = -1
+            move = int(sx[base + i])
+            if move == PASS:
+                spare[HDR, H_KO] = 0
+            elif play(spare, zob, work, spare, move, mover, out) != LEGAL:
+                continue
+            sx[base + READ_WIDTH + 2] = move
+            level += 1
+            held = level
+            phase = 0
+        else:
+            if level == first:
+                return value, spent
+            level -= 1
+            held = -1
+            if value == 0:
+                value = 1   # the reply lost: this move wins, and so does its mover here
+            else:
+                if value < 0:
+                    sx[rb + level * READ_STRIDE + READ_WIDTH + 3] = 1
+                phase = 1
+
+
+@jit
+def _add_prior(ti, tf, first, n, cell, visits, wins):
+    for child in range(first, first + n):
+        if ti[NI_MOVE, child] == cell:
+            tf[NF_PVISITS, child] += visits
+            tf[NF_PWINS, child] += wins
+            return
+
+
+@jit
+def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, params):
+    """Priors from reading the fights next to the last move (``last``, 0 none) for the
+    children ``first .. first + n`` of a node, ``color`` to move: for every group of two or
+    three liberties among the last move's and its neighbours, an enemy one gets
+    ``P_PRIOR_READ`` wins (more for a larger group) on each move that kills it, an own one that
+    dies unless ``color`` moves gets them on each move that saves it. ``P_READ_BUDGET`` moves
+    of reading at most for the whole node. ``spare``, ``work`` and ``out`` are clobbered."""
+    budget = int(params[P_READ_BUDGET])
+    if budget <= 0 or last <= 0 or params[P_READ_LADDERS] == 0:
+        return
+    w = int(st[HDR, H_WIDTH])
+    rb = _read_block(sx)
+    path0 = rb + READ_WIDTH + 2
+    enemy = 3 - color
+    for j in range(5):
+        q = last if j == 0 else (last - 1 if j == 1 else (last + 1 if j == 2 else (
+            last - w if j == 3 else last + w)))
+        v = st[BOARD, q]
+        if v != BLACK and v != WHITE:
+            continue
+        root = int(st[GID, q])
+        done = False
+        for i in range(j):
+            p = last if i == 0 else (last - 1 if i == 1 else (last + 1 if i == 2 else last - w))
+            if (st[BOARD, p] == BLACK or st[BOARD, p] == WHITE) and int(st[GID, p]) == root:
+                done = True
+        if done:
+            continue
+        libs = _group_libs(st, sx, root, 4, False)
+        if libs < 2 or libs > 3:
+            continue
+        bonus = params[P_PRIOR_READ] * (1.0 + 0.25 * min(int(st[GSIZE, root]) - 1, 6))
+        if v == color:
+            sx[path0] = PASS   # is it lost if ``color`` plays elsewhere?
+            value, spent = read_fight(st, zob, work, spare, out, sx, q, color, 1, color, budget)
+            budget -= spent
+            if value != 1 or budget <= 0:
+                continue   # the attacker, to move, cannot kill it (or the read is unsure)
+        count = fight_moves(st, sx, rb, q, v, color, False)
+        for i in range(count):
+            move = int(sx[rb + i])
+            sx[path0] = move
+            value, spent = read_fight(st, zob, work, spare, out, sx, q, v, 1, color, budget)
+            budget -= spent
+            if value == 0:   # the reply to it loses: it kills, or it saves
+                _add_prior(ti, tf, first, n, move, bonus, bonus)
+            if budget <= 0:
+                return
 
 
 @jit
@@ -1221,6 +1452,7 @@ def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last
             tf[NF_SCORE, child] = 0.0
             tf[NF_PVISITS, child] += bonus
             tf[NF_PWINS, child] += bonus
+    read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, params)
     ti[NI_MOVE, first + n] = PASS
     weight = params[P_PRIOR_PASS]
     if passes >= 1:
@@ -1429,7 +1661,7 @@ def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, 
     """Add the result to every node of the path, and the AMAF result to the children of each
     node whose move its player made later in the simulation (the first time the point was
     played from that node on). Black's value is ``score_value`` of the result and margin."""
-    a = (len(sx) - S_MARK - MAX_FEATURES) // 5
+    a = (len(sx) - S_MARK - READ_BLOCK - MAX_FEATURES) // 5
     amaf_sid = S_MARK + 3 * a
     amaf_color = S_MARK + 4 * a
     sx[S_SIM] += 1
@@ -1588,6 +1820,9 @@ def warm_all(everything=True):
         params[P_HEAVY] = 1
         params[P_SKIP_EYES] = 1
         params[P_FORT_VALUE] = 1
+        params[P_READ_LADDERS] = 1
+        params[P_READ_BUDGET] = 50
+        params[P_PRIOR_READ] = 1
         pat3 = np.zeros(2 << 16, np.uint8)
         hist = np.zeros(64, np.int64)
         hash_insert(hist, position_key(root_st))

@@ -39,6 +39,8 @@ PRIOR_MOUNTAIN = 20         #: losses for a mountain point (worth nothing, T5)
 PRIOR_WATER = 4             #: wins for a water point (worth 1.5, T5)
 PRIOR_FORT = 6              #: wins next to a fort (worth fort_value to whoever surrounds it)
 PRIOR_PASS = 10             #: losses for passing (the tree learns when it is right)
+PRIOR_READ = 0              #: wins for a move the fight reader finds killing or saving a group
+READ_BUDGET = 0             #: moves the fight reader may play per new node (0: no reading)
 PRIOR_LEARNED = 30          #: virtual wins the learned move model (knowledge.py) gives its first
 #                              choice; another placement exp((score - best score) / temperature)
 LEARNED_TEMPERATURE = 1.0   #: of them
@@ -75,7 +77,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_pass", "prob_capture", "prob_pattern", "prob_reject_self_atari",
             "prob_reject_random_self_atari", "try_below", "score_weight", "score_points", "heavy",
             "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
-            "playout_ladders", "playout_pattern2")
+            "playout_ladders", "playout_pattern2", "prior_read", "read_budget")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -92,6 +94,7 @@ RANGES = {
     "playout_nakade": (0, 1, True),
     "playout_ladders": (0, 1, True),
     "playout_pattern2": (0, 1, True),
+    "read_budget": (0, 1_000_000, True),     # moves a new node's fight reading may play
     "max_moves": (1, 100_000, True),         # a playout's move cap; 0 would end every playout at once
     "learned_temperature": (0.01, 100, False),   # it divides
     "try_below": (0, 1, False),              # a value: 0 never chooses again without AMAF
@@ -158,6 +161,8 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "prob_reject_self_atari": PROB_REJECT_SELF_ATARI,
         "prob_reject_random_self_atari": PROB_REJECT_RANDOM_SELF_ATARI,
         "prior_learned": PRIOR_LEARNED,
+        "prior_read": PRIOR_READ,
+        "read_budget": READ_BUDGET,
         "learned_temperature": LEARNED_TEMPERATURE,
         "playout_nakade": PLAYOUT_NAKADE_BY_GAME.get(game.rules.name, PLAYOUT_NAKADE),
         "playout_ladders": PLAYOUT_LADDERS_BY_GAME.get(game.rules.name, PLAYOUT_LADDERS),
