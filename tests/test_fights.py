@@ -65,12 +65,14 @@ def _vertex(game, cell):
     return format_vertex((cell // w - 1, cell % w - 1))
 
 
-def _read_priors(game, color, last, budget=500, kernels=K):
-    """The virtual wins ``read_fights`` gives each placement of ``color`` after ``last``."""
+def _read_priors(game, color, last, budget=500, kernels=K, last2=None, losses=False,
+                 **overrides):
+    """The virtual wins ``read_fights`` gives each placement of ``color`` after ``last``
+    (``last2``: the player's own previous move); with ``losses``, (visits, wins) pairs."""
     st = game.position.state.copy()
     space = Workspace(game.size)
     sx = space.scratch
-    params = make_params(game, prior_read=10, read_budget=budget)
+    params = make_params(game, prior_read=10, read_budget=budget, **overrides)
     n = kernels._placements(st, _ZOBRIST, space.work, space.spare, space.out, sx, int(color),
                             params)
     _, cand, _, _, _ = kernels._blocks(st)
@@ -79,10 +81,14 @@ def _read_priors(game, color, last, budget=500, kernels=K):
     tf = np.zeros((kernels.NF_FIELDS, n), np.float64)
     ti[kernels.NI_MOVE] = moves
     kernels.read_fights(st, _ZOBRIST, space.work, space.spare, space.out, sx, ti, tf, 0, n,
-                        int(color), _cell(game, last), params)
-    assert (tf[kernels.NF_PVISITS] == tf[kernels.NF_PWINS]).all()   # wins, never losses
-    return {_vertex(game, moves[i]): float(tf[kernels.NF_PWINS, i])
-            for i in range(n) if tf[kernels.NF_PWINS, i] > 0}
+                        int(color), _cell(game, last), _cell(game, last2) if last2 else 0,
+                        params)
+    visits, wins = tf[kernels.NF_PVISITS], tf[kernels.NF_PWINS]
+    if losses:
+        return {_vertex(game, moves[i]): (float(visits[i]), float(wins[i]))
+                for i in range(n) if visits[i] > 0}
+    assert (visits == wins).all()   # wins, never losses
+    return {_vertex(game, moves[i]): float(wins[i]) for i in range(n) if wins[i] > 0}
 
 
 def _read(game, color, line, stone, defender, budget=500):
@@ -177,6 +183,36 @@ def test_the_compiled_reader_agrees_with_the_mirror():
         game = setup("go", text)
         assert (_read_priors(game, color, last, kernels=compiled)
                 == _read_priors(game, color, last))
+
+
+# White's E5 can run to neither liberty: each run has one liberty
+DEAD = TWO_LIBERTIES.replace(""". . . . X X . . .
+    . . . X O . X . .
+    . . . . . . . . .
+    . . . . . . . . .""", """. . . . X X . . .
+    . . . X O . X . .
+    . . . X . X . . .
+    . . . . X . . . .""")
+
+
+def test_an_own_group_dead_whatever_it_does_gets_losses_on_its_liberties_if_asked():
+    game = setup("go", DEAD)
+    assert _read(game, Color.WHITE, ["E4"], "E5", Color.WHITE)[0] == 1   # Black kills
+    assert _read(game, Color.WHITE, ["F5"], "E5", Color.WHITE)[0] == 1
+    assert _read_priors(game, Color.WHITE, "D5") == {}
+    priors = _read_priors(game, Color.WHITE, "D5", losses=True, prior_read_dead=25)
+    assert priors == {"E4": (25.0, 0.0), "F5": (25.0, 0.0)}
+    # a group that can be saved gets no losses
+    assert _read_priors(setup("go", TWO_LIBERTIES), Color.WHITE, "D5", losses=True,
+                        prior_read_dead=25) == {"E4": (10.0, 10.0)}
+
+
+def test_with_read_own_the_fight_next_to_the_players_own_previous_move_is_read_too():
+    game = setup("go", TWO_LIBERTIES)
+    # the last move far away: nothing to read there
+    assert _read_priors(game, Color.BLACK, "J1", last2="D5") == {}
+    assert _read_priors(game, Color.BLACK, "J1", last2="D5", read_own=1) == {"E4": 10.0}
+    assert _read_priors(game, Color.BLACK, "D5", last2="D5", read_own=1) == {"E4": 10.0}
 
 
 def _root_prior(game, color, vertex, **overrides):

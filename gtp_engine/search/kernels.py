@@ -151,7 +151,9 @@ P_PLAYOUT_LADDERS = 42    # 1: a playout's escape from atari is skipped where a 
 P_PLAYOUT_PATTERN2 = 43   # 1: the playout's shapes round the mover's own previous move too
 P_PRIOR_READ = 44        # wins for a move that kills or saves a group in a fight the reader reads
 P_READ_BUDGET = 45        # moves the fight reader may play per expanded node (0: no reading)
-P_COUNT = 46
+P_PRIOR_READ_DEAD = 46    # losses for extending an own group the reader finds dead whatever it does
+P_READ_OWN = 47           # 1: read the fights next to the player's own previous move too
+P_COUNT = 48
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -819,30 +821,45 @@ def _add_prior(ti, tf, first, n, cell, visits, wins):
 
 
 @jit
-def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, params):
+def _around(centre, k, w):
+    """The ``k``-th of a point and its four neighbours (0: the point)."""
+    if k == 0:
+        return centre
+    if k == 1:
+        return centre - 1
+    if k == 2:
+        return centre + 1
+    if k == 3:
+        return centre - w
+    return centre + w
+
+
+@jit
+def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, last2, params):
     """Priors from reading the fights next to the last move (``last``, 0 none) for the
     children ``first .. first + n`` of a node, ``color`` to move: for every group of two or
-    three liberties among the last move's and its neighbours, an enemy one gets
-    ``P_PRIOR_READ`` wins (more for a larger group) on each move that kills it, an own one that
-    dies unless ``color`` moves gets them on each move that saves it. ``P_READ_BUDGET`` moves
-    of reading at most for the whole node. ``spare``, ``work`` and ``out`` are clobbered."""
+    three liberties among the last move's and its neighbours (and the player's own previous
+    move's, ``last2``, with ``P_READ_OWN``), an enemy one gets ``P_PRIOR_READ`` wins (more for
+    a larger group) on each move that kills it, an own one that dies unless ``color`` moves
+    gets them on each move that saves it, and when no move saves it (every read sure),
+    ``P_PRIOR_READ_DEAD`` losses on each of its liberties. ``P_READ_BUDGET`` moves of reading
+    at most for the whole node. ``spare``, ``work`` and ``out`` are clobbered."""
     budget = int(params[P_READ_BUDGET])
     if budget <= 0 or last <= 0 or params[P_READ_LADDERS] == 0:
         return
     w = int(st[HDR, H_WIDTH])
     rb = _read_block(sx)
     path0 = rb + READ_WIDTH + 2
-    enemy = 3 - color
-    for j in range(5):
-        q = last if j == 0 else (last - 1 if j == 1 else (last + 1 if j == 2 else (
-            last - w if j == 3 else last + w)))
+    points = 10 if params[P_READ_OWN] != 0 and last2 > 0 else 5
+    for j in range(points):
+        q = _around(last if j < 5 else last2, j % 5, w)
         v = st[BOARD, q]
         if v != BLACK and v != WHITE:
             continue
         root = int(st[GID, q])
         done = False
         for i in range(j):
-            p = last if i == 0 else (last - 1 if i == 1 else (last + 1 if i == 2 else last - w))
+            p = _around(last if i < 5 else last2, i % 5, w)
             if (st[BOARD, p] == BLACK or st[BOARD, p] == WHITE) and int(st[GID, p]) == root:
                 done = True
         if done:
@@ -858,6 +875,7 @@ def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, pa
             if value != 1 or budget <= 0:
                 continue   # the attacker, to move, cannot kill it (or the read is unsure)
         count = fight_moves(st, sx, rb, q, v, color, False)
+        sure_loss = True
         for i in range(count):
             move = int(sx[rb + i])
             sx[path0] = move
@@ -865,8 +883,16 @@ def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, pa
             budget -= spent
             if value == 0:   # the reply to it loses: it kills, or it saves
                 _add_prior(ti, tf, first, n, move, bonus, bonus)
+            if value != 1:
+                sure_loss = False
             if budget <= 0:
                 return
+        if v == color and sure_loss and params[P_PRIOR_READ_DEAD] > 0:
+            # dead whatever it does: extending it only adds stones to the loss (the list
+            # starts with its liberties, and ``fight_moves`` wrote over the read block)
+            count = fight_moves(st, sx, rb, q, v, color, False)
+            for i in range(min(libs, count)):
+                _add_prior(ti, tf, first, n, int(sx[rb + i]), params[P_PRIOR_READ_DEAD], 0.0)
 
 
 @jit
@@ -1452,7 +1478,7 @@ def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last
             tf[NF_SCORE, child] = 0.0
             tf[NF_PVISITS, child] += bonus
             tf[NF_PWINS, child] += bonus
-    read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, params)
+    read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, last2, params)
     ti[NI_MOVE, first + n] = PASS
     weight = params[P_PRIOR_PASS]
     if passes >= 1:
@@ -1823,6 +1849,8 @@ def warm_all(everything=True):
         params[P_READ_LADDERS] = 1
         params[P_READ_BUDGET] = 50
         params[P_PRIOR_READ] = 1
+        params[P_PRIOR_READ_DEAD] = 1
+        params[P_READ_OWN] = 1
         pat3 = np.zeros(2 << 16, np.uint8)
         hist = np.zeros(64, np.int64)
         hash_insert(hist, position_key(root_st))
