@@ -2,11 +2,12 @@
 
 Reading guide: layout of the tree and the parameters -> small helpers (hash keys, liberties,
 atari, 3x3 codes) -> the suggestions (tactics, shape, random), each a function whose name is
-its reason, and the ladder reader they use -> priors for new nodes (the same suggestions, as
-virtual wins, and the facts and shapes the learned model of ``knowledge.py`` weighs) -> the
-playout -> select / expand / back up -> ``simulate`` (one whole
-simulation) and ``run`` (many) -> tree upkeep (descend along played moves, compaction) ->
-``warm_all``.
+its reason, and the ladder reader they use -> the playout -> the fight reader (which move
+kills or saves a group of two or three liberties next to the last move) -> priors for new
+nodes (the suggestions and the fight reader's verdicts as virtual wins, and the facts and
+shapes the learned model of ``knowledge.py`` weighs) -> select / expand / back up ->
+``simulate`` (one whole simulation) and ``run`` (many) -> tree upkeep (descend along played
+moves, compaction) -> ``warm_all``.
 
 Like ``board.kernels``, this source runs twice: compiled (numba, cached) and as a pure-Python
 mirror with ``jit`` the identity, so a ``genmove`` that arrives before the compile is done
@@ -647,254 +648,6 @@ def _empty_neighbours(st, cell, w):
     return n
 
 
-# --------------------------------------------------------------------------- fights
-# A small reader of the fight over one group of two or three liberties, for the priors: which
-# move kills an enemy group, which saves an own one. Depth first, both sides' moves limited to
-# the fight: the attacker takes the group's liberties (or first saves its own stones next to
-# it from atari); the defender extends, takes an attacking group in atari, fills the liberties
-# of an attacking group with no more liberties than its own (a capturing race), or plays
-# elsewhere (a pass, so that a group that needs no move is not read dead). The group is lost
-# when its stone is gone, or at one liberty with the attacker to move; it lives at four
-# liberties, or at three once the attacker has moved (only the first attack starts from three
-# liberties: deeper, the tree would be too wide). A line longer than READ_LEVELS is unknown,
-# and so is a position where no move wins and one is unknown; a read that spends its budget of
-# moves knows nothing. Lines are replayed from the node's position onto ``spare`` (a dozen
-# moves), so the reader needs no copy per level, only the scratch's read block (``READ_*``
-# above): per level its moves, their count, the next to try, the move of the line, and whether
-# a reply was unknown.
-
-
-@jit
-def _read_block(sx):
-    return len(sx) - MAX_FEATURES - READ_BLOCK
-
-
-@jit
-def _fight_status(st, sx, stone, defender, mover, level):
-    """1 when ``mover`` has won the fight over the group holding ``stone`` (``defender``'s),
-    0 when it has lost, -1 while the fight goes on. ``level``: moves played in the line."""
-    if st[BOARD, stone] != defender:
-        return 1 if mover != defender else 0
-    libs = _group_libs(st, sx, int(st[GID, stone]), 4, False)
-    if libs >= 4 or (libs == 3 and mover != defender and level >= 2):
-        return 1 if mover == defender else 0
-    if libs <= 1 and mover != defender:
-        return 1
-    return -1
-
-
-@jit
-def _add_read_move(sx, at, n, cell):
-    for i in range(n):
-        if sx[at + i] == cell:
-            return n
-    if n < READ_WIDTH - 1:   # the last place is the defender's pass
-        sx[at + n] = cell
-        n += 1
-    return n
-
-
-@jit
-def fight_moves(st, sx, at, stone, defender, mover, pass_ok):
-    """``mover``'s moves in the fight over ``defender``'s group holding ``stone``, listed at
-    sx[at:] (at most READ_WIDTH); returns how many. The group's liberties; the liberty of an
-    attacking group in atari next to it (the attacker extends, the defender captures); for the
-    defender, the liberties of an attacking neighbour with no more liberties than the group,
-    and a pass when ``pass_ok``."""
-    w = int(st[HDR, H_WIDTH])
-    attacker = 3 - defender
-    root = int(st[GID, stone])
-    _, _, libs, _, _ = _blocks(st)
-    k = _group_libs(st, sx, root, 4, False)
-    n = 0
-    for i in range(k):
-        n = _add_read_move(sx, at, n, int(sx[libs + i]))
-    s = root
-    while True:
-        for q in (s - 1, s + 1, s - w, s + w):
-            if st[BOARD, q] != attacker:
-                continue
-            r = int(st[GID, q])
-            lib = atari_liberty(st, sx, r)
-            if lib != 0:
-                n = _add_read_move(sx, at, n, lib)
-            elif mover == defender:
-                m = _group_libs(st, sx, r, k + 1, False)
-                if m <= k:
-                    for i in range(m):
-                        n = _add_read_move(sx, at, n, int(sx[libs + i]))
-        s = int(st[NXT, s])
-        if s == root:
-            break
-    if mover == defender and pass_ok:
-        sx[at + n] = PASS
-        n += 1
-    return n
-
-
-@jit
-def _replay(st, zob, work, spare, out, sx, upto, first_color):
-    """``spare`` = ``st`` after the line's first ``upto`` moves; False if the board refuses one."""
-    rb = _read_block(sx)
-    copy_state(spare, st)
-    for level in range(upto):
-        move = int(sx[rb + level * READ_STRIDE + READ_WIDTH + 2])
-        if move == PASS:
-            spare[HDR, H_KO] = 0
-        elif play(spare, zob, work, spare, move, first_color if level % 2 == 0 else
-                  3 - first_color, out) != LEGAL:
-            return False
-    return True
-
-
-@jit
-def read_fight(st, zob, work, spare, out, sx, stone, defender, first, first_color, budget):
-    """Read the fight over ``defender``'s group holding ``stone`` on ``st`` after the line's
-    ``first`` moves already in the read block (played alternately from ``first_color``):
-    returns (1 when the player to move then wins it, 0 when it loses, -1 unknown: the line
-    was refused or ``budget`` moves were not enough; moves spent). ``spare``, ``work`` and
-    ``out`` are clobbered."""
-    rb = _read_block(sx)
-    if not _replay(st, zob, work, spare, out, sx, first, first_color):
-        return -1, 0
-    spent = 0
-    level = first
-    held = first      # the level whose position ``spare`` holds; -1: replay first
-    value = 0
-    phase = 0         # 0: a level entered, 1: its next move, 2: ``value`` back from a level
-    while True:
-        base = rb + level * READ_STRIDE
-        mover = first_color if level % 2 == 0 else 3 - first_color
-        if phase == 0:
-            value = _fight_status(spare, sx, stone, defender, mover, level)
-            if value >= 0 or level >= READ_LEVELS - 1:
-                phase = 2   # decided, or too long a line: unknown
-                continue
-            pass_ok = level == 0 or sx[base - READ_STRIDE + READ_WIDTH + 2] != PASS
-            sx[base + READ_WIDTH] = fight_moves(spare, sx, base, stone, defender, mover, pass_ok)
-            sx[base + READ_WIDTH + 1] = 0
-            sx[base + READ_WIDTH + 3] = 0
-            phase = 1
-        elif phase == 1:
-            i = int(sx[base + READ_WIDTH + 1])
-            if i >= int(sx[base + READ_WIDTH]):
-                value = -1 if sx[base + READ_WIDTH + 3] != 0 else 0   # nothing won
-                phase = 2
-                continue
-            sx[base + READ_WIDTH + 1] = i + 1
-            spent += 1
-            if spent > budget:
-                return -1, spent
-            if held != level and not _replay(st, zob, work, spare, out, sx, level,
-                                             first_color):
-                return -1, spent
-            held = -1
-            move = int(sx[base + i])
-            if move == PASS:
-                spare[HDR, H_KO] = 0
-            elif play(spare, zob, work, spare, move, mover, out) != LEGAL:
-                continue
-            sx[base + READ_WIDTH + 2] = move
-            level += 1
-            held = level
-            phase = 0
-        else:
-            if level == first:
-                return value, spent
-            level -= 1
-            held = -1
-            if value == 0:
-                value = 1   # the reply lost: this move wins, and so does its mover here
-            else:
-                if value < 0:
-                    sx[rb + level * READ_STRIDE + READ_WIDTH + 3] = 1
-                phase = 1
-
-
-@jit
-def _add_prior(ti, tf, first, n, cell, visits, wins):
-    for child in range(first, first + n):
-        if ti[NI_MOVE, child] == cell:
-            tf[NF_PVISITS, child] += visits
-            tf[NF_PWINS, child] += wins
-            return
-
-
-@jit
-def _around(centre, k, w):
-    """The ``k``-th of a point and its four neighbours (0: the point)."""
-    if k == 0:
-        return centre
-    if k == 1:
-        return centre - 1
-    if k == 2:
-        return centre + 1
-    if k == 3:
-        return centre - w
-    return centre + w
-
-
-@jit
-def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, last2, params):
-    """Priors from reading the fights next to the last move (``last``, 0 none) for the
-    children ``first .. first + n`` of a node, ``color`` to move: for every group of two or
-    three liberties among the last move's and its neighbours (and the player's own previous
-    move's, ``last2``, with ``P_READ_OWN``), an enemy one gets ``P_PRIOR_READ`` wins (more for
-    a larger group) on each move that kills it, an own one that dies unless ``color`` moves
-    gets them on each move that saves it, and when no move saves it (every read sure),
-    ``P_PRIOR_READ_DEAD`` losses on each of its liberties. ``P_READ_BUDGET`` moves of reading
-    at most for the whole node. ``spare``, ``work`` and ``out`` are clobbered."""
-    budget = int(params[P_READ_BUDGET])
-    if budget <= 0 or last <= 0 or params[P_READ_LADDERS] == 0:
-        return
-    w = int(st[HDR, H_WIDTH])
-    rb = _read_block(sx)
-    path0 = rb + READ_WIDTH + 2
-    points = 10 if params[P_READ_OWN] != 0 and last2 > 0 else 5
-    for j in range(points):
-        q = _around(last if j < 5 else last2, j % 5, w)
-        v = st[BOARD, q]
-        if v != BLACK and v != WHITE:
-            continue
-        root = int(st[GID, q])
-        done = False
-        for i in range(j):
-            p = _around(last if i < 5 else last2, i % 5, w)
-            if (st[BOARD, p] == BLACK or st[BOARD, p] == WHITE) and int(st[GID, p]) == root:
-                done = True
-        if done:
-            continue
-        libs = _group_libs(st, sx, root, 4, False)
-        if libs < 2 or libs > 3:
-            continue
-        bonus = params[P_PRIOR_READ] * (1.0 + 0.25 * min(int(st[GSIZE, root]) - 1, 6))
-        if v == color:
-            sx[path0] = PASS   # is it lost if ``color`` plays elsewhere?
-            value, spent = read_fight(st, zob, work, spare, out, sx, q, color, 1, color, budget)
-            budget -= spent
-            if value != 1 or budget <= 0:
-                continue   # the attacker, to move, cannot kill it (or the read is unsure)
-        count = fight_moves(st, sx, rb, q, v, color, False)
-        sure_loss = True
-        for i in range(count):
-            move = int(sx[rb + i])
-            sx[path0] = move
-            value, spent = read_fight(st, zob, work, spare, out, sx, q, v, 1, color, budget)
-            budget -= spent
-            if value == 0:   # the reply to it loses: it kills, or it saves
-                _add_prior(ti, tf, first, n, move, bonus, bonus)
-            if value != 1:
-                sure_loss = False
-            if budget <= 0:
-                return
-        if v == color and sure_loss and params[P_PRIOR_READ_DEAD] > 0:
-            # dead whatever it does: extending it only adds stones to the loss (the list
-            # starts with its liberties, and ``fight_moves`` wrote over the read block)
-            count = fight_moves(st, sx, rb, q, v, color, False)
-            for i in range(min(libs, count)):
-                _add_prior(ti, tf, first, n, int(sx[rb + i]), params[P_PRIOR_READ_DEAD], 0.0)
-
-
 @jit
 def suggest_shape(st, sx, color, last, last2, pat3):
     """Empty points around the last move whose 3x3 shape is a good one (``patterns.py``); with
@@ -1200,6 +953,254 @@ def score_value(win, margin, params):
     elif m < -1.0:
         m = -1.0
     return (1.0 - weight) * win + weight * (0.5 + 0.5 * m)
+
+
+# --------------------------------------------------------------------------- fights
+# A small reader of the fight over one group of two or three liberties, for the priors: which
+# move kills an enemy group, which saves an own one. Depth first, both sides' moves limited to
+# the fight: the attacker takes the group's liberties (or first saves its own stones next to
+# it from atari); the defender extends, takes an attacking group in atari, fills the liberties
+# of an attacking group with no more liberties than its own (a capturing race), or plays
+# elsewhere (a pass, so that a group that needs no move is not read dead). The group is lost
+# when its stone is gone, or at one liberty with the attacker to move; it lives at four
+# liberties, or at three once the attacker has moved (only the first attack starts from three
+# liberties: deeper, the tree would be too wide). A line longer than READ_LEVELS is unknown,
+# and so is a position where no move wins and one is unknown; a read that spends its budget of
+# moves knows nothing. Lines are replayed from the node's position onto ``spare`` (a dozen
+# moves), so the reader needs no copy per level, only the scratch's read block (``READ_*``
+# above): per level its moves, their count, the next to try, the move of the line, and whether
+# a reply was unknown.
+
+
+@jit
+def _read_block(sx):
+    return len(sx) - MAX_FEATURES - READ_BLOCK
+
+
+@jit
+def _fight_status(st, sx, stone, defender, mover, level):
+    """1 when ``mover`` has won the fight over the group holding ``stone`` (``defender``'s),
+    0 when it has lost, -1 while the fight goes on. ``level``: moves played in the line."""
+    if st[BOARD, stone] != defender:
+        return 1 if mover != defender else 0
+    libs = _group_libs(st, sx, int(st[GID, stone]), 4, False)
+    if libs >= 4 or (libs == 3 and mover != defender and level >= 2):
+        return 1 if mover == defender else 0
+    if libs <= 1 and mover != defender:
+        return 1
+    return -1
+
+
+@jit
+def _add_read_move(sx, at, n, cell):
+    for i in range(n):
+        if sx[at + i] == cell:
+            return n
+    if n < READ_WIDTH - 1:   # the last place is the defender's pass
+        sx[at + n] = cell
+        n += 1
+    return n
+
+
+@jit
+def fight_moves(st, sx, at, stone, defender, mover, pass_ok):
+    """``mover``'s moves in the fight over ``defender``'s group holding ``stone``, listed at
+    sx[at:] (at most READ_WIDTH); returns how many. The group's liberties; the liberty of an
+    attacking group in atari next to it (the attacker extends, the defender captures); for the
+    defender, the liberties of an attacking neighbour with no more liberties than the group,
+    and a pass when ``pass_ok``."""
+    w = int(st[HDR, H_WIDTH])
+    attacker = 3 - defender
+    root = int(st[GID, stone])
+    _, _, libs, _, _ = _blocks(st)
+    k = _group_libs(st, sx, root, 4, False)
+    n = 0
+    for i in range(k):
+        n = _add_read_move(sx, at, n, int(sx[libs + i]))
+    s = root
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if st[BOARD, q] != attacker:
+                continue
+            r = int(st[GID, q])
+            lib = atari_liberty(st, sx, r)
+            if lib != 0:
+                n = _add_read_move(sx, at, n, lib)
+            elif mover == defender:
+                m = _group_libs(st, sx, r, k + 1, False)
+                if m <= k:
+                    for i in range(m):
+                        n = _add_read_move(sx, at, n, int(sx[libs + i]))
+        s = int(st[NXT, s])
+        if s == root:
+            break
+    if mover == defender and pass_ok:
+        sx[at + n] = PASS
+        n += 1
+    return n
+
+
+@jit
+def _replay(st, zob, work, spare, out, sx, upto, first_color):
+    """``spare`` = ``st`` after the line's first ``upto`` moves; False if the board refuses one."""
+    rb = _read_block(sx)
+    copy_state(spare, st)
+    for level in range(upto):
+        move = int(sx[rb + level * READ_STRIDE + READ_WIDTH + 2])
+        if move == PASS:
+            spare[HDR, H_KO] = 0
+        elif play(spare, zob, work, spare, move, first_color if level % 2 == 0 else
+                  3 - first_color, out) != LEGAL:
+            return False
+    return True
+
+
+@jit
+def read_fight(st, zob, work, spare, out, sx, stone, defender, first, first_color, budget):
+    """Read the fight over ``defender``'s group holding ``stone`` on ``st`` after the line's
+    ``first`` moves already in the read block (played alternately from ``first_color``):
+    returns (1 when the player to move then wins it, 0 when it loses, -1 unknown: the line
+    was refused or ``budget`` moves were not enough; moves spent). ``spare``, ``work`` and
+    ``out`` are clobbered."""
+    rb = _read_block(sx)
+    if not _replay(st, zob, work, spare, out, sx, first, first_color):
+        return -1, 0
+    spent = 0
+    level = first
+    held = first      # the level whose position ``spare`` holds; -1: replay first
+    value = 0
+    phase = 0         # 0: a level entered, 1: its next move, 2: ``value`` back from a level
+    while True:
+        base = rb + level * READ_STRIDE
+        mover = first_color if level % 2 == 0 else 3 - first_color
+        if phase == 0:
+            value = _fight_status(spare, sx, stone, defender, mover, level)
+            if value >= 0 or level >= READ_LEVELS - 1:
+                phase = 2   # decided, or too long a line: unknown
+                continue
+            pass_ok = level == 0 or sx[base - READ_STRIDE + READ_WIDTH + 2] != PASS
+            sx[base + READ_WIDTH] = fight_moves(spare, sx, base, stone, defender, mover, pass_ok)
+            sx[base + READ_WIDTH + 1] = 0
+            sx[base + READ_WIDTH + 3] = 0
+            phase = 1
+        elif phase == 1:
+            i = int(sx[base + READ_WIDTH + 1])
+            if i >= int(sx[base + READ_WIDTH]):
+                value = -1 if sx[base + READ_WIDTH + 3] != 0 else 0   # nothing won
+                phase = 2
+                continue
+            sx[base + READ_WIDTH + 1] = i + 1
+            spent += 1
+            if spent > budget:
+                return -1, spent
+            if held != level and not _replay(st, zob, work, spare, out, sx, level,
+                                             first_color):
+                return -1, spent
+            held = -1
+            move = int(sx[base + i])
+            if move == PASS:
+                spare[HDR, H_KO] = 0
+            elif play(spare, zob, work, spare, move, mover, out) != LEGAL:
+                continue
+            sx[base + READ_WIDTH + 2] = move
+            level += 1
+            held = level
+            phase = 0
+        else:
+            if level == first:
+                return value, spent
+            level -= 1
+            held = -1
+            if value == 0:
+                value = 1   # the reply lost: this move wins, and so does its mover here
+            else:
+                if value < 0:
+                    sx[rb + level * READ_STRIDE + READ_WIDTH + 3] = 1
+                phase = 1
+
+
+@jit
+def _add_prior(ti, tf, first, n, cell, visits, wins):
+    for child in range(first, first + n):
+        if ti[NI_MOVE, child] == cell:
+            tf[NF_PVISITS, child] += visits
+            tf[NF_PWINS, child] += wins
+            return
+
+
+@jit
+def _around(centre, k, w):
+    """The ``k``-th of a point and its four neighbours (0: the point)."""
+    if k == 0:
+        return centre
+    if k == 1:
+        return centre - 1
+    if k == 2:
+        return centre + 1
+    if k == 3:
+        return centre - w
+    return centre + w
+
+
+@jit
+def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, last2, params):
+    """Priors from reading the fights next to the last move (``last``, 0 none) for the
+    children ``first .. first + n`` of a node, ``color`` to move: for every group of two or
+    three liberties among the last move's and its neighbours (and the player's own previous
+    move's, ``last2``, with ``P_READ_OWN``), an enemy one gets ``P_PRIOR_READ`` wins (more for
+    a larger group) on each move that kills it, an own one that dies unless ``color`` moves
+    gets them on each move that saves it, and when no move saves it (every read sure),
+    ``P_PRIOR_READ_DEAD`` losses on each of its liberties. ``P_READ_BUDGET`` moves of reading
+    at most for the whole node. ``spare``, ``work`` and ``out`` are clobbered."""
+    budget = int(params[P_READ_BUDGET])
+    if budget <= 0 or last <= 0 or params[P_READ_LADDERS] == 0:
+        return
+    w = int(st[HDR, H_WIDTH])
+    rb = _read_block(sx)
+    path0 = rb + READ_WIDTH + 2
+    points = 10 if params[P_READ_OWN] != 0 and last2 > 0 else 5
+    for j in range(points):
+        q = _around(last if j < 5 else last2, j % 5, w)
+        v = st[BOARD, q]
+        if v != BLACK and v != WHITE:
+            continue
+        root = int(st[GID, q])
+        done = False
+        for i in range(j):
+            p = _around(last if i < 5 else last2, i % 5, w)
+            if (st[BOARD, p] == BLACK or st[BOARD, p] == WHITE) and int(st[GID, p]) == root:
+                done = True
+        if done:
+            continue
+        libs = _group_libs(st, sx, root, 4, False)
+        if libs < 2 or libs > 3:
+            continue
+        bonus = params[P_PRIOR_READ] * (1.0 + 0.25 * min(int(st[GSIZE, root]) - 1, 6))
+        if v == color:
+            sx[path0] = PASS   # is it lost if ``color`` plays elsewhere?
+            value, spent = read_fight(st, zob, work, spare, out, sx, q, color, 1, color, budget)
+            budget -= spent
+            if value != 1 or budget <= 0:
+                continue   # the attacker, to move, cannot kill it (or the read is unsure)
+        count = fight_moves(st, sx, rb, q, v, color, False)
+        sure_loss = True
+        for i in range(count):
+            move = int(sx[rb + i])
+            sx[path0] = move
+            value, spent = read_fight(st, zob, work, spare, out, sx, q, v, 1, color, budget)
+            budget -= spent
+            if value == 0:   # the reply to it loses: it kills, or it saves
+                _add_prior(ti, tf, first, n, move, bonus, bonus)
+            if value != 1:
+                sure_loss = False
+            if budget <= 0:
+                return
+        if v == color and sure_loss and params[P_PRIOR_READ_DEAD] > 0:
+            # dead whatever it does: extending it only adds stones to the loss (the list
+            # starts with its liberties, and ``fight_moves`` wrote over the read block)
+            count = fight_moves(st, sx, rb, q, v, color, False)
+            for i in range(min(libs, count)):
+                _add_prior(ti, tf, first, n, int(sx[rb + i]), params[P_PRIOR_READ_DEAD], 0.0)
 
 
 # --------------------------------------------------------------------------- priors
