@@ -215,6 +215,31 @@ def test_with_read_own_the_fight_next_to_the_players_own_previous_move_is_read_t
     assert _read_priors(game, Color.BLACK, "D5", last2="D5", read_own=1) == {"E4": 10.0}
 
 
+# White's E5 is in atari; its escape to E4 has two liberties and Black's D4 then kills it
+# (the run to F4 has one), a net no ladder reader sees
+NET = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . X . . . .
+    . . . X O X . . .
+    . . . . . . X . .
+    . . . . X . . . .
+    . . . . . . . . .
+    . . . . . . . . ."""
+
+
+def test_with_read_atari_an_escape_into_a_net_reads_dead():
+    game = setup("go", NET)
+    assert _read(game, Color.WHITE, ["E4", "D4"], "E5", Color.WHITE)[0] == 0   # White lost
+    assert _read(game, Color.WHITE, ["E4"], "E5", Color.WHITE)[0] == 1   # Black kills
+    assert _read_priors(game, Color.WHITE, "D5", losses=True, prior_read_dead=25) == {}
+    assert _read_priors(game, Color.WHITE, "D5", losses=True, prior_read_dead=25,
+                        read_atari=1) == {"E4": (25.0, 0.0)}
+    # Black's own view: the group in atari is not Black's, nothing changes
+    assert _read_priors(game, Color.BLACK, "E5", read_atari=1) == {}
+
+
 def _root_prior(game, color, vertex, **overrides):
     """The prior share of ``vertex`` at the root after a short search (priors are set at
     expansion: the root's come from its first simulation)."""

@@ -154,7 +154,8 @@ P_PRIOR_READ = 44        # wins for a move that kills or saves a group in a figh
 P_READ_BUDGET = 45        # moves the fight reader may play per expanded node (0: no reading)
 P_PRIOR_READ_DEAD = 46    # losses for extending an own group the reader finds dead whatever it does
 P_READ_OWN = 47           # 1: read the fights next to the player's own previous move too
-P_COUNT = 48
+P_READ_ATARI = 48         # 1: read an own group in atari next to the last move too
+P_COUNT = 49
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -1147,7 +1148,8 @@ def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, la
     """Priors from reading the fights next to the last move (``last``, 0 none) for the
     children ``first .. first + n`` of a node, ``color`` to move: for every group of two or
     three liberties among the last move's and its neighbours (and the player's own previous
-    move's, ``last2``, with ``P_READ_OWN``), an enemy one gets ``P_PRIOR_READ`` wins (more for
+    move's, ``last2``, with ``P_READ_OWN``; an own group in atari too, with ``P_READ_ATARI``,
+    so that an escape into a net or a squeeze reads dead like a ladder), an enemy one gets ``P_PRIOR_READ`` wins (more for
     a larger group) on each move that kills it, an own one that dies unless ``color`` moves
     gets them on each move that saves it, and when no move saves it (every read sure),
     ``P_PRIOR_READ_DEAD`` losses on each of its liberties. ``P_READ_BUDGET`` moves of reading
@@ -1173,7 +1175,7 @@ def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, la
         if done:
             continue
         libs = _group_libs(st, sx, root, 4, False)
-        if libs < 2 or libs > 3:
+        if libs > 3 or libs < (1 if v == color and params[P_READ_ATARI] != 0 else 2):
             continue
         bonus = params[P_PRIOR_READ] * (1.0 + 0.25 * min(int(st[GSIZE, root]) - 1, 6))
         if v == color:
@@ -1852,6 +1854,7 @@ def warm_all(everything=True):
         params[P_PRIOR_READ] = 1
         params[P_PRIOR_READ_DEAD] = 1
         params[P_READ_OWN] = 1
+        params[P_READ_ATARI] = 1
         pat3 = np.zeros(2 << 16, np.uint8)
         hist = np.zeros(64, np.int64)
         hash_insert(hist, position_key(root_st))
