@@ -1149,10 +1149,10 @@ def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, la
     children ``first .. first + n`` of a node, ``color`` to move: for every group of two or
     three liberties among the last move's and its neighbours (and the player's own previous
     move's, ``last2``, with ``P_READ_OWN``; an own group in atari too, with ``P_READ_ATARI``,
-    so that an escape into a net or a squeeze reads dead like a ladder), an enemy one gets ``P_PRIOR_READ`` wins (more for
-    a larger group) on each move that kills it, an own one that dies unless ``color`` moves
-    gets them on each move that saves it, and when no move saves it (every read sure),
-    ``P_PRIOR_READ_DEAD`` losses on each of its liberties. ``P_READ_BUDGET`` moves of reading
+    so that an escape into a net or a squeeze reads dead like a ladder), an enemy one gets
+    ``P_PRIOR_READ`` wins (more for a larger group) on each move that kills it, an own one
+    that dies unless ``color`` moves gets them on each move that saves it, and when no move
+    saves it (every read sure), ``P_PRIOR_READ_DEAD`` losses on each of its liberties. ``P_READ_BUDGET`` moves of reading
     at most for the whole node. ``spare``, ``work`` and ``out`` are clobbered."""
     budget = int(params[P_READ_BUDGET])
     if budget <= 0 or last <= 0 or params[P_READ_LADDERS] == 0:
@@ -1172,6 +1172,7 @@ def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, la
             p = _around(last if i < 5 else last2, i % 5, w)
             if (st[BOARD, p] == BLACK or st[BOARD, p] == WHITE) and int(st[GID, p]) == root:
                 done = True
+                break
         if done:
             continue
         libs = _group_libs(st, sx, root, 4, False)
@@ -1198,9 +1199,8 @@ def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, la
             if budget <= 0:
                 return
         if v == color and sure_loss and params[P_PRIOR_READ_DEAD] > 0:
-            # dead whatever it does: extending it only adds stones to the loss (the list
-            # starts with its liberties, and ``fight_moves`` wrote over the read block)
-            count = fight_moves(st, sx, rb, q, v, color, False)
+            # dead whatever it does: extending it only adds stones to the loss (the list,
+            # which the reads below the first move leave alone, starts with its liberties)
             for i in range(min(libs, count)):
                 _add_prior(ti, tf, first, n, int(sx[rb + i]), params[P_PRIOR_READ_DEAD], 0.0)
 
