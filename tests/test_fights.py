@@ -131,6 +131,13 @@ def test_the_group_in_danger_is_saved_by_the_extension_that_reads_safe():
     assert _read_priors(game, Color.WHITE, "D5") == {"E4": 10.0}
 
 
+def test_the_kill_share_scales_killing_moves_and_leaves_saving_moves_whole():
+    game = setup("go", TWO_LIBERTIES)
+    assert _read_priors(game, Color.BLACK, "D5", read_kill_share=0.25) == {"E4": 2.5}
+    assert _read_priors(game, Color.WHITE, "D5", read_kill_share=0.25) == {"E4": 10.0}
+    assert _read_priors(game, Color.BLACK, "D5", read_kill_share=0) == {}
+
+
 def test_the_first_to_fill_the_outside_liberties_wins_the_race():
     game = setup("go", RACE)
     kills = _read_priors(game, Color.WHITE, "D2")

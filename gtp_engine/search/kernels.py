@@ -155,7 +155,8 @@ P_READ_BUDGET = 45        # moves the fight reader may play per expanded node (0
 P_PRIOR_READ_DEAD = 46    # losses for extending an own group the reader finds dead whatever it does
 P_READ_OWN = 47           # 1: read the fights next to the player's own previous move too
 P_READ_ATARI = 48         # 1: read an own group in atari next to the last move too
-P_COUNT = 49
+P_READ_KILL_SHARE = 49    # share of P_PRIOR_READ that a killing move gets (a saving one gets all)
+P_COUNT = 50
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -1150,9 +1151,10 @@ def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, la
     three liberties among the last move's and its neighbours (and the player's own previous
     move's, ``last2``, with ``P_READ_OWN``; an own group in atari too, with ``P_READ_ATARI``,
     so that an escape into a net or a squeeze reads dead like a ladder), an enemy one gets
-    ``P_PRIOR_READ`` wins (more for a larger group) on each move that kills it, an own one
-    that dies unless ``color`` moves gets them on each move that saves it, and when no move
-    saves it (every read sure), ``P_PRIOR_READ_DEAD`` losses on each of its liberties. ``P_READ_BUDGET`` moves of reading
+    ``P_PRIOR_READ`` wins (more for a larger group) times ``P_READ_KILL_SHARE`` on each move
+    that kills it, an own one that dies unless ``color`` moves gets the full ``P_PRIOR_READ``
+    on each move that saves it, and when no move saves it (every read sure),
+    ``P_PRIOR_READ_DEAD`` losses on each of its liberties. ``P_READ_BUDGET`` moves of reading
     at most for the whole node. ``spare``, ``work`` and ``out`` are clobbered."""
     budget = int(params[P_READ_BUDGET])
     if budget <= 0 or last <= 0 or params[P_READ_LADDERS] == 0:
@@ -1179,6 +1181,8 @@ def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, la
         if libs > 3 or libs < (1 if v == color and params[P_READ_ATARI] != 0 else 2):
             continue
         bonus = params[P_PRIOR_READ] * (1.0 + 0.25 * min(int(st[GSIZE, root]) - 1, 6))
+        if v != color:
+            bonus *= params[P_READ_KILL_SHARE]
         if v == color:
             sx[path0] = PASS   # is it lost if ``color`` plays elsewhere?
             value, spent = read_fight(st, zob, work, spare, out, sx, q, color, 1, color, budget)
@@ -1855,6 +1859,7 @@ def warm_all(everything=True):
         params[P_PRIOR_READ_DEAD] = 1
         params[P_READ_OWN] = 1
         params[P_READ_ATARI] = 1
+        params[P_READ_KILL_SHARE] = 1
         pat3 = np.zeros(2 << 16, np.uint8)
         hist = np.zeros(64, np.int64)
         hash_insert(hist, position_key(root_st))

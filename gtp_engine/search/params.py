@@ -44,6 +44,8 @@ READ_BUDGET = 0             #: moves the fight reader may play per new node (0: 
 PRIOR_READ_DEAD = 0         #: losses for extending an own group the reader finds dead anyway
 READ_OWN = 0                #: 1: read next to the player's own previous move too, not only the last
 READ_ATARI = 0              #: 1: read an own group in atari too (does its escape live?)
+READ_KILL_SHARE = 1.0       #: share of PRIOR_READ a killing move gets (a saving move gets it all):
+#                              the reader's kills are the attacker's best case, its saves are not
 PRIOR_LEARNED = 30          #: virtual wins the learned move model (knowledge.py) gives its first
 #                              choice; another placement exp((score - best score) / temperature)
 LEARNED_TEMPERATURE = 1.0   #: of them
@@ -81,7 +83,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prob_reject_random_self_atari", "try_below", "score_weight", "score_points", "heavy",
             "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
             "playout_ladders", "playout_pattern2", "prior_read", "read_budget",
-            "prior_read_dead", "read_own", "read_atari")
+            "prior_read_dead", "read_own", "read_atari", "read_kill_share")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -101,6 +103,7 @@ RANGES = {
     "read_budget": (0, 1_000_000, True),     # moves a new node's fight reading may play
     "read_own": (0, 1, True),
     "read_atari": (0, 1, True),
+    "read_kill_share": (0, 1, False),
     "max_moves": (1, 100_000, True),         # a playout's move cap; 0 would end every playout at once
     "learned_temperature": (0.01, 100, False),   # it divides
     "try_below": (0, 1, False),              # a value: 0 never chooses again without AMAF
@@ -172,6 +175,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "prior_read_dead": PRIOR_READ_DEAD,
         "read_own": READ_OWN,
         "read_atari": READ_ATARI,
+        "read_kill_share": READ_KILL_SHARE,
         "learned_temperature": LEARNED_TEMPERATURE,
         "playout_nakade": PLAYOUT_NAKADE_BY_GAME.get(game.rules.name, PLAYOUT_NAKADE),
         "playout_ladders": PLAYOUT_LADDERS_BY_GAME.get(game.rules.name, PLAYOUT_LADDERS),
