@@ -54,6 +54,18 @@ TWO_EYES = """
     O . O O X . . . .
     O O . O X . . . ."""
 
+# White's J8 has two liberties, J7 and J9, and no way to a third whoever moves first: Black's
+# J7 or J9 would take it, but it is dead already, and nothing there is urgent.
+DEAD_ALREADY = """
+    . . . . . . . X .
+    . . . . . . . X O
+    . . . . . . . X .
+    . . . . . . . . X
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . ."""
 
 def _cell(game, vertex):
     row, col = parse_vertex(vertex, game.size)
@@ -136,6 +148,14 @@ def test_the_kill_share_scales_killing_moves_and_leaves_saving_moves_whole():
     assert _read_priors(game, Color.BLACK, "D5", read_kill_share=0.25) == {"E4": 2.5}
     assert _read_priors(game, Color.WHITE, "D5", read_kill_share=0.25) == {"E4": 10.0}
     assert _read_priors(game, Color.BLACK, "D5", read_kill_share=0) == {}
+
+
+def test_an_enemy_group_dead_already_gets_no_killing_move():
+    game = setup("go", DEAD_ALREADY)
+    # the reads: White moving first does not live; Black's J7 leaves White to move and lost
+    assert _read(game, Color.BLACK, ["pass"], "J8", Color.WHITE)[0] == 0
+    assert _read(game, Color.BLACK, ["J7"], "J8", Color.WHITE)[0] == 0
+    assert _read_priors(game, Color.BLACK, "H8") == {}
 
 
 def test_the_first_to_fill_the_outside_liberties_wins_the_race():

@@ -1150,10 +1150,11 @@ def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, la
     children ``first .. first + n`` of a node, ``color`` to move: for every group of two or
     three liberties among the last move's and its neighbours (and the player's own previous
     move's, ``last2``, with ``P_READ_OWN``; an own group in atari too, with ``P_READ_ATARI``,
-    so that an escape into a net or a squeeze reads dead like a ladder), an enemy one gets
-    ``P_PRIOR_READ`` wins (more for a larger group) times ``P_READ_KILL_SHARE`` on each move
-    that kills it, an own one that dies unless ``color`` moves gets the full ``P_PRIOR_READ``
-    on each move that saves it, and when no move saves it (every read sure),
+    so that an escape into a net or a squeeze reads dead like a ladder), an enemy one that
+    would live if its owner moved first gets ``P_PRIOR_READ`` wins (more for a larger group)
+    times ``P_READ_KILL_SHARE`` on each move that kills it (a group dead already gets none:
+    taking it is not urgent), an own one that dies unless ``color`` moves gets the full
+    ``P_PRIOR_READ`` on each move that saves it, and when no move saves it (every read sure),
     ``P_PRIOR_READ_DEAD`` losses on each of its liberties. ``P_READ_BUDGET`` moves of reading
     at most for the whole node. ``spare``, ``work`` and ``out`` are clobbered."""
     budget = int(params[P_READ_BUDGET])
@@ -1183,12 +1184,12 @@ def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, la
         bonus = params[P_PRIOR_READ] * (1.0 + 0.25 * min(int(st[GSIZE, root]) - 1, 6))
         if v != color:
             bonus *= params[P_READ_KILL_SHARE]
-        if v == color:
-            sx[path0] = PASS   # is it lost if ``color`` plays elsewhere?
-            value, spent = read_fight(st, zob, work, spare, out, sx, q, color, 1, color, budget)
-            budget -= spent
-            if value != 1 or budget <= 0:
-                continue   # the attacker, to move, cannot kill it (or the read is unsure)
+        sx[path0] = PASS   # ``color`` plays elsewhere: is the group lost?
+        value, spent = read_fight(st, zob, work, spare, out, sx, q, v, 1, color, budget)
+        budget -= spent
+        if budget <= 0 or (value != 1 if v == color else value == 0):
+            continue   # an own group that needs no move (or an unsure read), an enemy one dead
+            #            already: no move of ours there is urgent
         count = fight_moves(st, sx, rb, q, v, color, False)
         sure_loss = True
         for i in range(count):
