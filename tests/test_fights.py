@@ -103,8 +103,10 @@ def _read_priors(game, color, last, budget=500, kernels=K, last2=None, losses=Fa
     return {_vertex(game, moves[i]): float(wins[i]) for i in range(n) if wins[i] > 0}
 
 
-def _read(game, color, line, stone, defender, budget=500):
-    """``read_fight`` after the moves of ``line`` (``color`` first): (value, moves spent)."""
+def _read(game, color, line, stone, defender, budget=500, lives_at_three=None):
+    """``read_fight`` after the moves of ``line`` (``color`` first): (value, moves spent);
+    the group lives at three liberties (once attacked) if it is ``color``'s, as in
+    ``read_fights``, unless ``lives_at_three`` says."""
     st = game.position.state.copy()
     space = Workspace(game.size)
     sx = space.scratch
@@ -113,7 +115,8 @@ def _read(game, color, line, stone, defender, budget=500):
         sx[rb + level * K.READ_STRIDE + K.READ_WIDTH + 2] = (
             K.PASS if vertex == "pass" else _cell(game, vertex))
     value, spent = K.read_fight(st, _ZOBRIST, space.work, space.spare, space.out, sx,
-                                _cell(game, stone), int(defender), len(line), int(color), budget)
+                                _cell(game, stone), int(defender), len(line), int(color), budget,
+                                defender == color if lives_at_three is None else lives_at_three)
     assert (st == game.position.state).all()   # the node's position is never touched
     return value, spent
 
