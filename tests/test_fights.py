@@ -288,3 +288,15 @@ def test_the_player_gives_the_killing_move_its_prior_after_the_last_move():
     assert shares[500]["E4"] > shares[0]["E4"]
     assert shares[500]["F5"] <= shares[0]["F5"]   # no wins of its own: a smaller share
     assert shares[500]["E4"] > 2 * shares[500]["F5"]
+
+
+def test_the_reader_benchmark_tells_killing_moves_from_saving_ones():
+    from scripts.bench_reader import reader_moves, targets
+
+    game = setup("go", TWO_LIBERTIES)
+    params = make_params(game, prior_read=1, read_budget=500)
+    d5, e5 = _cell(game, "D5"), _cell(game, "E5")
+    e4 = _cell(game, "E4")
+    assert reader_moves(K, game, Color.BLACK, d5, 0, params.copy()) == ({e4: 1.0}, {})
+    assert reader_moves(K, game, Color.WHITE, d5, 0, params.copy()) == ({}, {e4: 1.0})
+    assert targets(K, game, d5, 0, False) == [d5, e5]   # both have three liberties or fewer
