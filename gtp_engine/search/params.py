@@ -44,8 +44,7 @@ READ_BUDGET = 0             #: moves the fight reader may play per new node (0: 
 PRIOR_READ_DEAD = 0         #: losses for extending an own group the reader finds dead anyway
 READ_OWN = 0                #: 1: read next to the player's own previous move too, not only the last
 READ_ATARI = 0              #: 1: read an own group in atari too (does its escape live?)
-READ_KILL_SHARE = 1.0       #: share of PRIOR_READ a killing move gets (a saving move gets it all):
-#                              the reader's kills are the attacker's best case, its saves are not
+READ_KILL_SHARE = 1.0       #: share of PRIOR_READ a killing move gets (a saving move gets it all)
 PRIOR_LEARNED = 30          #: virtual wins the learned move model (knowledge.py) gives its first
 #                              choice; another placement exp((score - best score) / temperature)
 LEARNED_TEMPERATURE = 1.0   #: of them
