@@ -66,6 +66,18 @@ DEAD_ALREADY = """
     . . . . . . . . .
     . . . . . . . . .
     . . . . . . . . ."""
+# White's B9-C9 has three liberties (A9, B8, C8) under Black's wall: moving first it keeps
+# three, which the reader calls alive once attacked, but it can never reach four.
+DEAD_AT_FOUR = """
+    . O O X . . . . .
+    . . . X . . . . .
+    X X X X . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . ."""
 
 def _cell(game, vertex):
     row, col = parse_vertex(vertex, game.size)
@@ -159,6 +171,14 @@ def test_an_enemy_group_dead_already_gets_no_killing_move():
     assert _read(game, Color.BLACK, ["pass"], "J8", Color.WHITE)[0] == 0
     assert _read(game, Color.BLACK, ["J7"], "J8", Color.WHITE)[0] == 0
     assert _read_priors(game, Color.BLACK, "H8") == {}
+
+
+def test_an_enemy_group_that_cannot_reach_four_liberties_is_dead_already():
+    game = setup("go", DEAD_AT_FOUR)
+    assert _read(game, Color.BLACK, ["pass"], "B9", Color.WHITE, lives_at_three=True)[0] == 1
+    assert _read(game, Color.BLACK, ["pass"], "B9", Color.WHITE, lives_at_three=False)[0] == 0
+    assert _read(game, Color.BLACK, ["B8"], "B9", Color.WHITE)[0] == 0   # B8 would take it
+    assert _read_priors(game, Color.BLACK, "D9") == {}   # but nothing there is urgent
 
 
 def test_the_first_to_fill_the_outside_liberties_wins_the_race():
