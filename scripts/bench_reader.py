@@ -42,17 +42,16 @@ from gtp_engine.search.player import _ZOBRIST  # noqa: E402
 from gtp_engine.search.tree import Workspace  # noqa: E402
 
 
-def _cell(size, point):
-    return (point[0] + 1) * (size + 2) + point[1] + 1
+def _vertex(game, cell):
+    return format_vertex(game.position._point(cell))
 
 
-def _vertex(size, cell):
-    return format_vertex((cell // (size + 2) - 1, cell % (size + 2) - 1))
-
-
-def reader_moves(K, game, color, last, last2, params):
-    """({killing move: wins}, {saving move: wins}) that ``read_fights`` gives ``color``."""
+def reader_moves(K, game, color, last, last2, params, clock=None):
+    """({killing move: wins}, {saving move: wins}) that ``read_fights`` gives ``color``
+    (``params`` is left as it was); the processor seconds of the two reads are added to
+    ``clock[0]`` when given."""
     size = game.size
+    params = params.copy()
     found = []
     for share in (1.0, 0.0):
         params[K.P_READ_KILL_SHARE] = share
@@ -66,8 +65,11 @@ def reader_moves(K, game, color, last, last2, params):
         ti = np.zeros((K.NI_FIELDS, max(n, 1)), np.int32)
         tf = np.zeros((K.NF_FIELDS, max(n, 1)), np.float64)
         ti[K.NI_MOVE, :n] = moves
+        start = time.process_time()
         K.read_fights(st, _ZOBRIST, space.work, space.spare, space.out, sx, ti, tf, 0, n,
                       int(color), last, last2, params)
+        if clock is not None:
+            clock[0] += time.process_time() - start
         found.append({int(moves[i]): float(tf[K.NF_PWINS, i]) for i in range(n)})
     with_kills, saves = found
     kills = {m: w - saves[m] for m, w in with_kills.items() if w > saves[m]}
@@ -128,7 +130,7 @@ def main(argv=None):
     confirmed = {"kill": 0, "save": 0}
     gnu_moves = {"kill": 0, "save": 0}
     gnu_found = {"kill": 0, "save": 0}
-    positions, seconds = 0, 0.0
+    positions, clock = 0, [0.0]
     for path in args.games:
         record = sgf.game_from_sgf(sgf.read_file(path))
         size = record.size
@@ -144,12 +146,10 @@ def main(argv=None):
             if move.point is None or index + 1 < args.from_move:
                 continue
             color = move.color.opponent
-            last = _cell(size, move.point)
+            last = game.position._cell(move.point)
             before = record.moves[index - 1] if index > 0 else None
-            last2 = _cell(size, before.point) if before and before.point else 0
-            start = time.process_time()
-            kills, saves = reader_moves(K, game, color, last, last2, params)
-            seconds += time.process_time() - start
+            last2 = game.position._cell(before.point) if before and before.point else 0
+            kills, saves = reader_moves(K, game, color, last, last2, params, clock)
             positions += 1
             groups = targets(K, game, last, last2, read_own)
             enemy = [s for s in groups if game.position.state[K.BOARD, s] != color]
@@ -158,17 +158,17 @@ def main(argv=None):
                                                 ("save", saves, own, "does_defend")):
                 given[kind] += len(moves)
                 for m in moves:
-                    if any(yes(gnu.send(f"{check} {_vertex(size, m)} {_vertex(size, s)}"))
+                    if any(yes(gnu.send(f"{check} {_vertex(game, m)} {_vertex(game, s)}"))
                            for s in stones):
                         confirmed[kind] += 1
                 for s in stones:
-                    name = _vertex(size, s)
+                    name = _vertex(game, s)
                     in_fight = (yes(gnu.send(f"attack {name}"))
                                 and (kind == "save" or yes(gnu.send(f"defend {name}"))))
                     if not in_fight:
                         continue
                     for cell in near_group(K, game, s):
-                        if yes(gnu.send(f"{check} {_vertex(size, cell)} {name}")):
+                        if yes(gnu.send(f"{check} {_vertex(game, cell)} {name}")):
                             gnu_moves[kind] += 1
                             gnu_found[kind] += cell in moves
     gnu.close()
@@ -179,8 +179,8 @@ def main(argv=None):
         recall = gnu_found[kind] / gnu_moves[kind] if gnu_moves[kind] else 0.0
         print(f"{label:7s} moves given {given[kind]:5d}   confirmed by GNU Go {share:6.1%}   "
               f"GNU Go's found {gnu_found[kind]:4d} of {gnu_moves[kind]:4d} ({recall:.1%})")
-    print(f"reader time a position {1000 * seconds / max(positions, 1) / 2:.3f} ms "
-          f"(processor, compiled)")
+    print(f"reader time a position {1000 * clock[0] / max(positions, 1) / 2:.3f} ms "
+          f"(processor, compiled, read_fights alone)")
 
 
 if __name__ == "__main__":

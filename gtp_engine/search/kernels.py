@@ -1204,7 +1204,7 @@ def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, la
         # is it dead already? an enemy group counts as alive at four liberties only: at three,
         # where the reader sees no eye and no net, 45% of its killing moves were ones GNU Go's
         # reading finds no kill in (mostly groups dead already), against 32% with this check at
-        # four (positions of 20 games); the killing moves themselves are read as before. The
+        # four (positions of 19 games); the killing moves themselves are read as before. The
         # check may spend a quarter of what is left: an open fight reads long at four, and
         # an unsure answer must leave the reading of the kills its budget
         sx[path0] = PASS   # ``color`` plays elsewhere: is the group lost?
