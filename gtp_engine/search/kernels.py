@@ -18,9 +18,11 @@ gets the board mirror injected as ``BOARD_KERNELS``).
 
 The tree is a pool of nodes in flat arrays (``ti`` int32 and ``tf`` float64, one row per
 field, indexed by node). A node is reached by a move; its children are one contiguous block
-``ti[NI_FIRST, n] .. + ti[NI_COUNT, n]``, allocated when the node is expanded, always after
-the node itself (so a child's index is larger than its parent's: compaction and marking need
-no stack). ``NF_WINS`` counts wins for the player who made the node's move; ``NF_VALUE`` the
+``ti[NI_FIRST, n] .. + ti[NI_COUNT, n]``, allocated when the node is expanded from the free
+room a header names (``T_USED`` .. ``T_CAPACITY``): the whole pool's header for a tree of its
+own, or a thread's arena, a block of a pool shared by several threads (``T_ARENA``), which the
+caller refills between calls; the children of a node in a shared pool may lie before it.
+``NF_WINS`` counts wins for the player who made the node's move; ``NF_VALUE`` the
 same wins blended with the final margin (``P_SCORE_WEIGHT``), which is what the selection
 compares: far ahead or far behind, where every move wins or every move loses, the margin still
 tells good moves from bad. Node 0 is not special; the root of a search is whatever node the
@@ -88,6 +90,8 @@ NI_COUNT = 2         # number of children
 NI_FLAGS = 3         # FLAG_* bits
 NI_FIELDS = 4
 FLAG_REPEAT = 1      # the move recreates an earlier position (Go2 superko; elsewhere avoided)
+FLAG_EXPANDING = 2   # a thread sharing the tree is giving the node its children: others stop
+#                      above it rather than expand it too (the slower block would be lost)
 
 NF_VISITS = 0        # simulations through the node
 NF_WINS = 1          # their wins for the player who made the node's move (ties count half)
@@ -102,7 +106,9 @@ NF_FIELDS = 8
 T_USED = 0           # tree header: nodes allocated
 T_CAPACITY = 1       # nodes the pool holds (never exceeded: expansion stops when full)
 T_SIMS = 2           # simulations run (all searches)
-T_HEADER = 3
+T_ARENA = 3          # 1: the header is a thread's arena in a shared pool: ``run`` returns when
+#                      it has no room left for an expansion, so that the caller can refill it
+T_HEADER = 4
 
 # --------------------------------------------------------------------------- parameters
 # One float64 array, so that tuning needs no recompile. Defaults and meanings: ``params.py``.
@@ -156,7 +162,9 @@ P_PRIOR_READ_DEAD = 46    # losses for extending an own group the reader finds d
 P_READ_OWN = 47           # 1: read the fights next to the player's own previous move too
 P_READ_ATARI = 48         # 1: read an own group in atari next to the last move too
 P_READ_KILL_SHARE = 49    # share of P_PRIOR_READ that a killing move gets (a saving one gets all)
-P_COUNT = 50
+P_SHARED_TREE = 50        # 1: threads share one tree; a descent adds a virtual loss to each node
+#                           on its way (one visit, no value) so that the others go elsewhere
+P_COUNT = 51
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -1638,8 +1646,11 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
     result (with AMAF) and add the final owners to ``own`` (Black's counts, White's, then the
     number of samples; a simulation ended by two passes in the tree adds none). Returns 1, or
     0 when the descent met a repeated position (the move is flagged and the simulation counts
-    for nothing)."""
+    for nothing). With ``P_SHARED_TREE`` each node below the root gets its visit on the way
+    down (a virtual loss until the result arrives), so that threads sharing the tree spread
+    out instead of all descending the same line."""
     copy_state(st, root_st)
+    virtual = params[P_SHARED_TREE] > 0
     node = root
     depth = 0
     path[0] = root
@@ -1656,8 +1667,13 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
         if ti[NI_FIRST, node] < 0:
             if depth > 0 and tf[NF_VISITS, node] < expand_visits:
                 break
+            if virtual:
+                if ti[NI_FLAGS, node] & FLAG_EXPANDING:
+                    break
+                ti[NI_FLAGS, node] |= FLAG_EXPANDING
             if not expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, to_move,
                           last, last2, passes, params, pat3, model):
+                ti[NI_FLAGS, node] &= ~FLAG_EXPANDING
                 break
         child = select(ti, tf, node, params)
         if child < 0:
@@ -1670,6 +1686,7 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
         else:
             if play(st, zob, work, spare, move, to_move, out) != LEGAL:
                 ti[NI_FLAGS, child] |= FLAG_REPEAT   # cannot happen: legal at expansion
+                _undo_virtual(tf, path, depth, virtual)
                 return 0
             key = position_key(st)
             repeated = hash_contains(hist, key)
@@ -1678,6 +1695,7 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
                     repeated = True
             if repeated:
                 ti[NI_FLAGS, child] |= FLAG_REPEAT
+                _undo_virtual(tf, path, depth, virtual)
                 return 0
             path_keys[depth] = key
             passes = 0
@@ -1688,6 +1706,8 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
         final = to_move
         depth += 1
         path[depth] = child
+        if virtual:
+            tf[NF_VISITS, child] += 1.0
         node = child
         to_move = 3 - to_move
         if passes >= 2 or (move != PASS and _annihilates(st, out, 3 - to_move)):
@@ -1698,7 +1718,8 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
         n_seq, final = playout(st, zob, work, spare, out, sx, to_move, passes, last, last2,
                                rng, params, pat3, seq, n_seq)
     win, margin = black_result(st, work, owner, params, final)
-    _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin, params)
+    _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin, params,
+             virtual)
     if passes >= 2:
         # the tree's two passes scored the board as it stands, dead stones on it: no sample
         # of who owns what once the game is played out
@@ -1715,10 +1736,20 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
 
 
 @jit
-def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin, params):
+def _undo_virtual(tf, path, depth, virtual):
+    """Take back the visits a descent gave the nodes below the root (``virtual``)."""
+    if virtual:
+        for d in range(1, depth + 1):
+            tf[NF_VISITS, path[d]] -= 1.0
+
+
+@jit
+def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin, params,
+             virtual):
     """Add the result to every node of the path, and the AMAF result to the children of each
     node whose move its player made later in the simulation (the first time the point was
-    played from that node on). Black's value is ``score_value`` of the result and margin."""
+    played from that node on). Black's value is ``score_value`` of the result and margin.
+    ``virtual``: the nodes below the root have their visit already (``simulate``)."""
     a = (len(sx) - S_MARK - READ_BLOCK - MAX_FEATURES) // 5
     amaf_sid = S_MARK + 3 * a
     amaf_color = S_MARK + 4 * a
@@ -1736,7 +1767,8 @@ def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, 
     for d in range(depth, -1, -1):
         node = int(path[d])
         mover_into = color if d % 2 == 1 else 3 - color   # who made the move into path[d]
-        tf[NF_VISITS, node] += 1.0
+        if d == 0 or not virtual:
+            tf[NF_VISITS, node] += 1.0
         tf[NF_WINS, node] += win if mover_into == BLACK else 1.0 - win
         tf[NF_VALUE, node] += black_value if mover_into == BLACK else 1.0 - black_value
         tf[NF_SCORE, node] += margin
@@ -1762,10 +1794,14 @@ def run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, color
         root_passes, root_last, root_last2, rng, params, pat3, model, hist, path, path_keys,
         seq, own, count):
     """``count`` simulations (attempts that met a repeat do not count but are bounded);
-    returns the number that completed."""
+    returns the number that completed. In a thread's arena (``T_ARENA``) it returns early
+    once the arena has no room for another expansion: the caller refills it."""
     done = 0
     attempts = 0
+    widest = int(root_st[HDR, H_SIZE]) ** 2 + 1   # children of one expansion at most
     while done < count and attempts < 4 * count + 100:
+        if thdr[T_ARENA] != 0 and int(thdr[T_USED]) + widest > int(thdr[T_CAPACITY]):
+            break
         done += simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root,
                          color, root_passes, root_last, root_last2, rng, params, pat3, model,
                          hist, path, path_keys, seq, own)
@@ -1800,37 +1836,60 @@ def find_child(ti, node, move):
 
 
 @jit
-def compact(ti, tf, thdr, root, remap):
-    """Keep only the subtree of ``root``, moved to the front of the pool (``root`` becomes
-    node 0). Children always follow their parent, so one forward pass marks the subtree and
-    moving each kept node to its rank never overwrites a node still to be moved. ``remap`` is
-    a scratch int32 array of the pool's capacity. Returns the new node count."""
+def compact(ti, tf, thdr, root, remap, order, carry_i, carry_f):
+    """Keep only the subtree of ``root``, moved to the front of the pool in breadth-first
+    order (``root`` becomes node 0, every block of children stays one block). ``remap`` and
+    ``order`` are scratch int32 arrays of the pool's capacity, ``carry_i`` and ``carry_f``
+    hold one node's fields (int32 ``NI_FIELDS``, float64 ``NF_FIELDS``). Children may lie
+    anywhere in the pool (a shared pool's arenas), so the nodes move in place along chains:
+    the node carried to its new slot picks up the one it displaces. Returns the new node
+    count."""
     used = int(thdr[T_USED])
     for i in range(used):
         remap[i] = -1
     remap[root] = 0
-    for i in range(root, used):
-        if remap[i] >= 0:
-            first = int(ti[NI_FIRST, i])
-            if first >= 0:
-                for c in range(first, first + int(ti[NI_COUNT, i])):
-                    remap[c] = 0
+    order[0] = root
     rank = 1
-    for i in range(root + 1, used):   # the root first, then the kept nodes in pool order
-        if remap[i] >= 0:
-            remap[i] = rank
-            rank += 1
-    for i in range(root, used):
-        j = int(remap[i])
-        if j < 0:
+    q = 0
+    while q < rank:
+        node = int(order[q])
+        q += 1
+        first = int(ti[NI_FIRST, node])
+        if first >= 0:
+            for c in range(first, first + int(ti[NI_COUNT, node])):
+                remap[c] = rank
+                order[rank] = c
+                rank += 1
+    for k in range(rank):   # the child pointers to their new places, before anything moves
+        node = int(order[k])
+        first = int(ti[NI_FIRST, node])
+        if first >= 0:
+            ti[NI_FIRST, node] = remap[first]
+    for start in range(used):
+        dest = int(remap[start])
+        if dest < 0:
+            continue
+        remap[start] = -1   # moved (or in place)
+        if dest == start:
             continue
         for f in range(NI_FIELDS):
-            ti[f, j] = ti[f, i]
+            carry_i[f] = ti[f, start]
         for f in range(NF_FIELDS):
-            tf[f, j] = tf[f, i]
-        first = int(ti[NI_FIRST, j])
-        if first >= 0:
-            ti[NI_FIRST, j] = remap[first]
+            carry_f[f] = tf[f, start]
+        while True:
+            onward = int(remap[dest])   # the node in the slot, if it still has to move
+            for f in range(NI_FIELDS):
+                v = ti[f, dest]
+                ti[f, dest] = carry_i[f]
+                carry_i[f] = v
+            for f in range(NF_FIELDS):
+                x = tf[f, dest]
+                tf[f, dest] = carry_f[f]
+                carry_f[f] = x
+            if onward < 0:
+                break
+            remap[dest] = -1
+            dest = onward
     thdr[T_USED] = rank
     return rank
 
@@ -1905,7 +1964,8 @@ def warm_all(everything=True):
                 seq, own, int(30))
         child = find_child(ti, int(root), int(PASS))
         remap = np.zeros(cap, np.int32)
-        compact(ti, tf, thdr, int(max(child, 0)), remap)
+        compact(ti, tf, thdr, int(max(child, 0)), remap, np.zeros(len(remap), np.int32),
+                np.zeros(NI_FIELDS, np.int32), np.zeros(NF_FIELDS, np.float64))
         if not everything:
             continue
         feats = np.zeros(MAX_FEATURES, np.int32)

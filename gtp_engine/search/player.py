@@ -1,8 +1,9 @@
 """``SearchPlayer``: the Monte Carlo tree search player behind ``genmove``, analysis and fair komi.
 
 One search, reused by everything: ``search`` runs simulations on the kernels (``kernels.run``
-in chunks, one tree per thread: root parallelism, since numba has no atomics for a shared
-tree) until the budget is spent or a stop is asked, and returns an ``Analysis``: the root's
+in chunks, on one tree that all threads share, each expanding into its own arena of the pool
+and spreading out by virtual losses; or, with ``shared_tree`` 0, one tree per thread merged at
+the root) until the budget is spent or a stop is asked, and returns an ``Analysis``: the root's
 moves with visits, win rates, priors, score leads and principal variations, the ownership of
 every point, and the speed. ``decide`` turns an analysis into the move ``genmove`` plays
 (pass, resign and clean-up rules included).
@@ -24,7 +25,7 @@ from ..board import _backend as board_backend
 from ..coords import Color, Move
 from ..errors import RulesError
 from . import _backend, book, knowledge, patterns
-from .params import make_params
+from .params import SHARED_TREE, make_params
 from .tree import BYTES_PER_NODE, Base, Tree, Workspace
 
 K = _backend.mirror
@@ -164,20 +165,26 @@ class SearchPlayer:
         # the mirror holds the GIL: more threads would only share one core
         return max(1, int(self.settings.threads)) if _backend.compiled() else 1
 
-    def pool_capacity(self, threads: int) -> int:
-        """Nodes per thread that keep all trees within the memory cap."""
+    def _shared(self, threads: int) -> bool:
+        """Several threads search one tree (``shared_tree``, an override or the default)."""
+        overrides = dict(self.settings.overrides)
+        return threads > 1 and bool(overrides.get("shared_tree", SHARED_TREE))
+
+    def pool_capacity(self, trees: int) -> int:
+        """Nodes per tree that keep all ``trees`` within the memory cap."""
         budget = int(self.settings.max_memory_mb) * 1024 * 1024
-        return max(2, budget // (threads * BYTES_PER_NODE))
+        return max(2, budget // (trees * BYTES_PER_NODE))
 
     def memory_bytes(self) -> int:
         """Bytes held by the trees now."""
         return sum(tree.nbytes() for tree in self._trees)
 
     def _ensure(self, threads: int, size: int) -> None:
-        capacity = self.pool_capacity(threads)
-        if len(self._trees) != threads or (self._trees and self._trees[0].capacity != capacity):
+        trees = 1 if self._shared(threads) else threads
+        capacity = self.pool_capacity(trees)
+        if len(self._trees) != trees or (self._trees and self._trees[0].capacity != capacity):
             self._trees = []   # free the old pools before making new ones
-            self._trees = [Tree(capacity) for _ in range(threads)]
+            self._trees = [Tree(capacity) for _ in range(trees)]
         if len(self._spaces) != threads or (self._spaces and self._spaces[0].size != size):
             self._spaces = [Workspace(size) for _ in range(threads)]
 
@@ -220,9 +227,7 @@ class SearchPlayer:
                 to_move = 3 - to_move
             if node >= 0 and to_move == int(color):
                 if tree.used > COMPACT_AT * tree.capacity or node != 0 and tree.used > 0.9 * tree.capacity:
-                    ka.compact(tree.ti, tree.tf, tree.header, node, tree.remap)
-                    tree.base = Base(game.history_id, moves, int(color), komi_halves)
-                    return 0
+                    return tree.compact(node, Base(game.history_id, moves, int(color), komi_halves))
                 return node
         return tree.reset(Base(game.history_id, moves, int(color), komi_halves))
 
@@ -261,6 +266,8 @@ class SearchPlayer:
         overrides = dict(self.settings.overrides)
         overrides.setdefault("heavy", int(self.settings.heavy))
         model = knowledge.arrays_for(game.rules.name, game.size)
+        shared = self._shared(threads)
+        overrides["shared_tree"] = int(shared)
         params = make_params(game, learned=knowledge.knows_anything(model), **overrides)
         pat3 = patterns.table()
         position = game.position
@@ -286,9 +293,18 @@ class SearchPlayer:
         deadline = None if seconds is None else start + seconds
         done = threading.Event()
 
+        widest = game.size * game.size + 1   # children of one expansion at most
+
         def worker(i):
-            tree, space = self._trees[i], self._spaces[i]
+            space = self._spaces[i]
+            tree = self._trees[0 if shared else i]
+            root = int(roots[0 if shared else i])
+            header = tree.arena(i) if shared else tree.header
             chunk = 16 if _backend.compiled() else 1   # the mirror runs a dozen a second
+            # on a shared tree the others start once thread 0 has given the root its children
+            while shared and i > 0 and tree.ti[K.NI_FIRST, root] < 0 and counts[0] == 0 \
+                    and not done.is_set():
+                time.sleep(0.0002)
             # a fixed budget: every thread runs its whole share (the search is then the same
             # for the seed however the threads are scheduled); a clock: the first to see the
             # deadline ends them all
@@ -303,11 +319,13 @@ class SearchPlayer:
                     want = chunk_within(want, counts[i], t0 - start, deadline - t0)
                 if want <= 0:
                     break
+                if shared:
+                    tree.refill(header, widest)
                 c0 = time.thread_time()
                 ka = _backend.active   # the compiled kernels take over as soon as they arrive
                 counts[i] += int(ka.run(root_state, space.state, _ZOBRIST, space.work,
                                         space.spare, space.out, space.owner, space.scratch,
-                                        tree.ti, tree.tf, tree.header, int(roots[i]),
+                                        tree.ti, tree.tf, header, root,
                                         int(color), int(root_passes), int(root_last),
                                         int(root_last2), space.rng, params, pat3, model, hist,
                                         space.path, space.path_keys,
@@ -461,7 +479,7 @@ class SearchPlayer:
         # each playout gives +1, 0 or -1: the variance is E[o^2] - E[o]^2
         stdev = np.sqrt(np.clip((black + white) / n - ownership * ownership, 0.0, 1.0))
         return Analysis(color, size, moves, simulations, seconds, ownership.tolist(),
-                        _backend.compiled(), len(self._trees),
+                        _backend.compiled(), self._threads(),
                         sum(tree.used for tree in self._trees), ownership_stdev=stdev.tolist())
 
     # ----------------------------------------------------------------- the move to play
