@@ -36,14 +36,16 @@ from gtp_engine.search.player import SearchPlayer, SearchSettings  # noqa: E402
 VARIANTS = ("go", "loose", "goncrete", "disto", "terrain")
 
 
-def search_rate(variant, size, threads, heavy, seconds, rounds):
-    """(best simulations per wall-clock second, best per processor second of one thread)."""
+def search_rate(variant, size, threads, heavy, seconds, rounds, shared=0):
+    """(best simulations per wall-clock second, best per processor second of one thread);
+    ``shared``: the threads share one tree (``shared_tree``) instead of one tree each."""
     wall = cpu = 0.0
     for r in range(rounds):
         game = Game(variant, size)
         if game.terrain is not None:
             auto_forts(game, 1)
-        player = SearchPlayer(SearchSettings(threads=threads, heavy=heavy, seed=r))
+        player = SearchPlayer(SearchSettings(threads=threads, heavy=heavy, seed=r,
+                                             overrides=(("shared_tree", shared),)))
         analysis = player.search(game, Color.BLACK, seconds=seconds, early_stop=False)
         wall = max(wall, analysis.speed)
         cpu = max(cpu, analysis.cpu_speed * threads)
@@ -298,16 +300,19 @@ def main(argv=None):
             if variant == "loose" and size % 2 == 0:
                 continue
             for threads in [int(t) for t in args.threads.split(",")]:
-                for heavy in (True, False):
+                for heavy, shared in [(True, 0), (False, 0)] + \
+                        ([(True, 1), (False, 1)] if threads > 1 else []):
                     wall, cpu = search_rate(variant, size, threads, heavy, args.seconds,
-                                            args.rounds)
+                                            args.rounds, shared)
+                    trees = "one tree" if shared or threads == 1 else "a tree each"
                     row = {"kind": "search", "variant": variant, "size": size,
-                           "threads": threads, "playouts": "heavy" if heavy else "light",
+                           "threads": threads, "trees": trees,
+                           "playouts": "heavy" if heavy else "light",
                            "simulations_per_second": round(wall),
                            "per_cpu_second_of_a_thread": round(cpu)}
                     rows.append(row)
                     print(json.dumps(row) if args.json else
-                          f"{size}x{size} {variant:9s} {threads} thread(s) "
+                          f"{size}x{size} {variant:9s} {threads} thread(s), {trees:11s} "
                           f"{'heavy' if heavy else 'light'}: {wall:,.0f} simulations/s "
                           f"({cpu:,.0f} per CPU second of a thread)", flush=True)
     return 0
