@@ -37,16 +37,19 @@ def best(game, color, playouts=800, seed=0):
 
 
 # ----------------------------------------------------------------- tactics, one per game
-def test_go_captures_to_win_the_race():
-    # White's three stones in the middle have one liberty (A); Black's have two.
-    game = setup("go", """
+#: White's three stones in the middle have one liberty (A); Black's have two: E4 wins
+RACE_WON_BY_CAPTURE = """
         . . . . . . .
         . . X X X . .
         . X O O O X .
         . X O X A . .
         . . X . X . .
         . . . . . . .
-        . . . . . . .""", komi=0.5)
+        . . . . . . ."""
+
+
+def test_go_captures_to_win_the_race():
+    game = setup("go", RACE_WON_BY_CAPTURE, komi=0.5)
     assert best(game, Color.BLACK) == parse_vertex("E4", 7)
 
 
@@ -318,7 +321,8 @@ def test_same_seed_same_moves_other_seed_other_moves():
 
 def test_a_fixed_budget_is_run_in_full_by_every_thread_however_they_are_scheduled(monkeypatch):
     """With two threads, the one that finishes its share first does not end the other's: the
-    search runs every simulation it promised, the same for the seed under any load."""
+    search runs every simulation it promised, the same for the seed under any load when each
+    thread has a tree of its own (a shared tree depends on the threads' timing)."""
     import threading
     import time
     compiled = _backend.compile_now()
@@ -336,7 +340,8 @@ def test_a_fixed_budget_is_run_in_full_by_every_thread_however_they_are_schedule
     results = []
     for kernels in (compiled, SlowHelper()):
         monkeypatch.setattr(_backend, "active", kernels)
-        searcher = SearchPlayer(SearchSettings(playouts=2000, threads=2, seed=4))
+        searcher = SearchPlayer(SearchSettings(playouts=2000, threads=2, seed=4,
+                                               overrides=(("shared_tree", 0),)))
         analysis = searcher.search(game, Color.BLACK, playouts=2000)
         results.append((analysis.simulations, [(m.move, m.visits) for m in analysis.moves]))
     assert results[0][0] == results[1][0] == 2000

@@ -143,16 +143,8 @@ def test_one_thread_searches_the_same_with_the_shared_tree_on_or_off(variant):
 
 
 def test_threads_sharing_a_tree_find_the_capture_that_wins_the_race():
-    from test_search import setup
-    # White's three stones in the middle have one liberty (A); Black's have two.
-    game = setup("go", """
-        . . . . . . .
-        . . X X X . .
-        . X O O O X .
-        . X O X A . .
-        . . X . X . .
-        . . . . . . .
-        . . . . . . .""", komi=0.5)
+    from test_search import RACE_WON_BY_CAPTURE, setup
+    game = setup("go", RACE_WON_BY_CAPTURE, komi=0.5)
     p = SearchPlayer(SearchSettings(playouts=2000, threads=2, seed=1,
                                     overrides=(("shared_tree", 1),)))
     move, _ = p.genmove(game, Color.BLACK)

@@ -71,8 +71,9 @@ PLAYOUT_PATTERN2 = 0        #: 1: the playout's 3x3 shapes round the mover's own
 #                              in Go 29-20 in 49 and 50-43 in 93 (+26, 95% -44..+97),
 #                              undecided and shrinking, 5% more CPU a move (RESEARCH.md)
 
-SHARED_TREE = 0             #: 1: the threads of a search share one tree (virtual losses keep
-#                              them apart); 0: one tree per thread, merged at the root
+SHARED_TREE = 1             #: 1: the threads of a search share one tree (virtual losses keep
+#                              them apart); 0: one tree per thread, merged at the root (two
+#                              threads at 18,000 simulations: one tree won, RESEARCH.md)
 
 
 #: the names ``make_params`` (and ``--search-param``) accept as overrides
