@@ -305,9 +305,9 @@ class SearchPlayer:
             while shared and i > 0 and tree.ti[K.NI_FIRST, root] < 0 and counts[0] == 0 \
                     and not done.is_set():
                 time.sleep(0.0002)
-            # a fixed budget: every thread runs its whole share (the search is then the same
-            # for the seed however the threads are scheduled); a clock: the first to see the
-            # deadline ends them all
+            # a fixed budget: every thread runs its whole share (with a tree each, the search
+            # is then the same for the seed however the threads are scheduled); a clock: the
+            # first to see the deadline ends them all
             while per_thread is not None or not done.is_set():
                 # a stopped search still runs its first chunk: the root is expanded, so an
                 # interrupted genmove answers the move its priors like best, never a pass
