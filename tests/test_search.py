@@ -582,6 +582,62 @@ def test_only_a_game_that_removes_captures_fills_eye_spaces_in_its_playouts():
             (variant in ("go", "terrain"))
 
 
+#: Black's two stones (B3 C3) and White's three (E3-G3) race: both have two liberties and
+#: share D3. Black filling D3, or its own outside liberty A3, is a self-atari; H3, White's
+#: outside liberty, puts White in atari instead.
+COUSIN_RACE = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    O O O O X X X X .
+    . X X . O O O . X
+    O O O O X X X X .
+    . . . . . . . . ."""
+
+
+def test_a_refused_self_atari_in_a_race_gives_way_to_the_enemys_outside_liberty():
+    """With ``playout_cousin``, a playout move refused as a self-atari is replaced by the
+    other liberty of an enemy group of two liberties beside it (when that is no self-atari
+    itself); a refused move with no such neighbour, or the setting off, plays nothing."""
+    from gtp_engine.search.params import make_params
+    K = _backend.mirror
+    game = setup("go", COUSIN_RACE)
+    w = game.size + 2
+
+    def cell(vertex):
+        point = parse_vertex(vertex, game.size)
+        return (point[0] + 1) * w + point[1] + 1
+
+    black = int(Color.BLACK)
+    for vertex, redirect in (("D3", "H3"), ("A3", None)):
+        st = game.position.state.copy()
+        spare = np.zeros_like(st)
+        work = np.zeros(K.B.work_length(game.size), np.int32)
+        out = np.zeros(K.B.effects_length(game.size), np.int32)
+        sx = np.zeros(K.scratch_length(game.size), np.int32)
+        zob = K.B.zobrist_keys()
+        assert K.libs_after(st, sx, cell(vertex), black, 2) == 1        # a self-atari
+        assert K._acceptable(st, sx, cell(vertex), black, True, 1, False) == 0
+        _, cand, _, _, _ = K._blocks(st)
+        sx[cand] = cell(vertex)
+        rng = np.array([12345], np.int64)
+        assert K._try_candidates(st, zob, work, spare, out, sx, 1, black, rng, True, 900,
+                                 False, False) == 0
+        assert (st == game.position.state).all()
+        played = K._try_candidates(st, zob, work, spare, out, sx, 1, black,
+                                   rng, True, 900, False, True)
+        if redirect is None:
+            assert played == 0 and (st == game.position.state).all()
+        else:
+            assert played == cell(redirect) and st[K.BOARD, cell(redirect)] == black
+            assert K.atari_liberty(st, sx, int(st[K.GID, cell("E3")])) == cell("D3")
+    for variant in ("go", "loose", "goncrete", "disto", "terrain"):   # off until measured
+        assert make_params(Game(variant, 9))[K.P_PLAYOUT_COUSIN] == 0
+    assert make_params(game, playout_cousin=1)[K.P_PLAYOUT_COUSIN] == 1
+
+
 
 def test_the_playout_shapes_round_the_previous_move_too_only_with_pattern2():
     """``suggest_shape`` lists the empty points next to the last move whose 3x3 shape the

@@ -164,7 +164,9 @@ P_READ_ATARI = 48         # 1: read an own group in atari next to the last move 
 P_READ_KILL_SHARE = 49    # share of P_PRIOR_READ that a killing move gets (a saving one gets all)
 P_SHARED_TREE = 50        # 1: threads share one tree; a descent adds a virtual loss to each node
 #                           on its way (one visit, no value) so that the others go elsewhere
-P_COUNT = 51
+P_PLAYOUT_COUSIN = 51    # 1: a playout move refused as a self-atari gives way to the other
+#                           liberty of an enemy two-liberty group beside it (``_cousin``)
+P_COUNT = 52
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -797,8 +799,33 @@ def _acceptable(st, sx, cell, color, skip_eyes, reject_self_atari, nakade):
 
 
 @jit
-def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject, nakade):
-    """Try the listed candidates from a random start; play the first acceptable legal one."""
+def _cousin(st, zob, work, spare, out, sx, cell, color, skip_eyes):
+    """After ``color``'s move on ``cell`` was refused: when it was a self-atari, play the other
+    liberty of an enemy group of two liberties beside it instead, if that is acceptable and no
+    self-atari itself (Pachi's ``selfatari_cousin``: in a capturing race the shared liberty is
+    the one not to fill, the enemy's outside one the move to make). Returns the cell played, or
+    0. Not in Loose, whose true liberties the shared one may not be."""
+    if st[HDR, H_CAPTURE] == CAPTURE_LOOSE or libs_after(st, sx, cell, color, 2) != 1:
+        return 0
+    w = int(st[HDR, H_WIDTH])
+    enemy = 3 - color
+    _, _, libs, _, _ = _blocks(st)
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        if st[BOARD, q] != enemy or _group_libs(st, sx, int(st[GID, q]), 3, False) != 2:
+            continue
+        other = int(sx[libs]) if int(sx[libs + 1]) == cell else int(sx[libs + 1])
+        ok = 1 if _plainly_acceptable(st, other, color) else \
+            _acceptable(st, sx, other, color, skip_eyes, 1, False)
+        if ok == 1 and play_inline(st, zob, work, spare, other, color, out) == LEGAL:
+            return other
+    return 0
+
+
+@jit
+def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject, nakade,
+                    cousin):
+    """Try the listed candidates from a random start; play the first acceptable legal one
+    (or, with ``cousin``, what ``_cousin`` plays for a refused self-atari)."""
     if n == 0:
         return 0
     _, cand, _, _, _ = _blocks(st)
@@ -809,14 +836,20 @@ def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, rej
             _acceptable(st, sx, cell, color, skip_eyes, reject, nakade)
         if ok == -1:
             ok = 0 if _chance(rng, reject) else 1
-        if ok == 1 and play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
-            return cell
+        if ok == 1:
+            if play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
+                return cell
+        elif cousin:
+            redirect = _cousin(st, zob, work, spare, out, sx, cell, color, skip_eyes)
+            if redirect > 0:
+                return redirect
     return 0
 
 
 @jit
-def _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes, reject, nakade):
-    """A random acceptable legal placement, or 0 (pass) when none is left."""
+def _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes, reject, nakade, cousin):
+    """A random acceptable legal placement (or, with ``cousin``, what ``_cousin`` plays for a
+    refused self-atari), or 0 (pass) when none is left."""
     k = int(st[HDR, H_NEMPTY])
     while k > 0:
         i = next_random(rng) % k
@@ -825,8 +858,13 @@ def _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes, reject, n
             _acceptable(st, sx, cell, color, skip_eyes, 1, nakade)
         if ok == -1:
             ok = 0 if _chance(rng, reject) else 1
-        if ok == 1 and play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
-            return cell
+        if ok == 1:
+            if play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
+                return cell
+        elif cousin:
+            redirect = _cousin(st, zob, work, spare, out, sx, cell, color, skip_eyes)
+            if redirect > 0:
+                return redirect
         k -= 1   # move the refused cell out of the window (the list order is free)
         other = st[EMPTIES, k]
         st[EMPTIES, i] = other
@@ -869,23 +907,24 @@ def playout_move(st, zob, work, spare, out, sx, color, last, last2, rng, params,
         return _light_move(st, zob, work, spare, out, color, rng, skip_eyes)
     reject = int(params[P_PROB_REJECT_SELF_ATARI])
     nakade = fills_eye_spaces(st, params)
+    cousin = params[P_PLAYOUT_COUSIN] != 0
     if last > 0:
         if _chance(rng, int(params[P_PROB_CAPTURE])):
             n = suggest_tactics(st, zob, work, spare, out, sx, color, last,
                                 reads_ladders_in_playouts(params))
             cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject,
-                                   nakade)
+                                   nakade, cousin)
             if cell > 0:
                 return cell
         if _chance(rng, int(params[P_PROB_PATTERN])):
             n = suggest_shape(st, sx, color, last,
                               last2 if params[P_PLAYOUT_PATTERN2] != 0 else 0, pat3)
             cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject,
-                                   nakade)
+                                   nakade, cousin)
             if cell > 0:
                 return cell
     return _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes,
-                        int(params[P_PROB_REJECT_RANDOM_SELF_ATARI]), nakade)
+                        int(params[P_PROB_REJECT_RANDOM_SELF_ATARI]), nakade, cousin)
 
 
 # --------------------------------------------------------------------------- the playout

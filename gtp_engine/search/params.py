@@ -70,6 +70,9 @@ PLAYOUT_PATTERN2 = 0        #: 1: the playout's 3x3 shapes round the mover's own
 #                              too, not only round the opponent's last (Pachi's ``pattern2``):
 #                              in Go 29-20 in 49 and 50-43 in 93 (+26, 95% -44..+97),
 #                              undecided and shrinking, 5% more CPU a move (RESEARCH.md)
+PLAYOUT_COUSIN = 0          #: 1: a playout move refused as a self-atari gives way to the other
+#                              liberty of an enemy two-liberty group beside it (Pachi's
+#                              ``selfatari_other``; not in Loose)
 
 SHARED_TREE = 1             #: 1: the threads of a search share one tree (virtual losses keep
 #                              them apart); 0: one tree per thread, merged at the root (two
@@ -86,7 +89,8 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prob_reject_random_self_atari", "try_below", "score_weight", "score_points", "heavy",
             "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
             "playout_ladders", "playout_pattern2", "prior_read", "read_budget",
-            "prior_read_dead", "read_own", "read_atari", "read_kill_share", "shared_tree")
+            "prior_read_dead", "read_own", "read_atari", "read_kill_share", "shared_tree",
+            "playout_cousin")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -108,6 +112,7 @@ RANGES = {
     "read_atari": (0, 1, True),
     "read_kill_share": (0, 1, False),
     "shared_tree": (0, 1, True),
+    "playout_cousin": (0, 1, True),
     "max_moves": (1, 100_000, True),         # a playout's move cap; 0 would end every playout at once
     "learned_temperature": (0.01, 100, False),   # it divides
     "try_below": (0, 1, False),              # a value: 0 never chooses again without AMAF
@@ -189,6 +194,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "score_points": SCORE_POINTS * size * size,
         "heavy": int(heavy),
         "shared_tree": SHARED_TREE,
+        "playout_cousin": PLAYOUT_COUSIN,
     }
     for name, value in overrides.items():
         values[name] = check_tunable(name, value)
