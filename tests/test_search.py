@@ -635,7 +635,52 @@ def test_a_refused_self_atari_in_a_race_gives_way_to_the_enemys_outside_liberty(
             assert K.atari_liberty(st, sx, int(st[K.GID, cell("E3")])) == cell("D3")
     for variant in ("go", "loose", "goncrete", "disto", "terrain"):   # off until measured
         assert make_params(Game(variant, 9))[K.P_PLAYOUT_COUSIN] == 0
+        assert make_params(Game(variant, 9))[K.P_PLAYOUT_EYEFIX] == 0
     assert make_params(game, playout_cousin=1)[K.P_PLAYOUT_COUSIN] == 1
+    assert make_params(game, playout_eyefix=600)[K.P_PLAYOUT_EYEFIX] == 600
+
+
+#: B2 is Black's false eye: White's C1 and C3 hold two of its diagonals; C1 is in atari (D1).
+EYE_FIX = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    X X X X . . . . .
+    X X O . . . . . .
+    X . X {d2} . . . . .
+    . X O . . . . . ."""
+
+
+@pytest.mark.parametrize("d2, redirect", ((".", "D1"), ("O", None)))
+def test_filling_a_false_eye_gives_way_to_taking_the_stone_that_makes_it_false(d2, redirect):
+    """``_eye_fix``: before a playout fills an own false eye, it takes an enemy stone in
+    atari on the eye's diagonal (the eye becomes real), unless the fill saves a group in
+    atari (here C2, once White holds D2), when it changes nothing."""
+    K = _backend.mirror
+    game = setup("go", EYE_FIX.format(d2=d2))
+    w = game.size + 2
+
+    def cell(vertex):
+        point = parse_vertex(vertex, game.size)
+        return (point[0] + 1) * w + point[1] + 1
+
+    black = int(Color.BLACK)
+    st = game.position.state.copy()
+    spare = np.zeros_like(st)
+    work = np.zeros(K.B.work_length(game.size), np.int32)
+    out = np.zeros(K.B.effects_length(game.size), np.int32)
+    sx = np.zeros(K.scratch_length(game.size), np.int32)
+    zob = K.B.zobrist_keys()
+    assert not K.is_own_eye(st, cell("B2"), black)     # false: two enemy diagonals
+    played = K._eye_fix(st, zob, work, spare, out, sx, cell("B2"), black, True)
+    if redirect is None:
+        assert played == 0 and (st == game.position.state).all()
+    else:
+        assert played == cell(redirect)
+        assert st[K.BOARD, cell("C1")] == K.EMPTY       # taken
+        assert K.is_own_eye(st, cell("B2"), black)      # and the eye is real now
 
 
 

@@ -166,7 +166,9 @@ P_SHARED_TREE = 50        # 1: threads share one tree; a descent adds a virtual 
 #                           on its way (one visit, no value) so that the others go elsewhere
 P_PLAYOUT_COUSIN = 51    # 1: a playout move refused as a self-atari gives way to the other
 #                           liberty of an enemy two-liberty group beside it (``_cousin``)
-P_COUNT = 52
+P_PLAYOUT_EYEFIX = 52    # per mille: a random move filling an own false eye takes (or puts in
+#                           atari) the enemy stone on its diagonal instead (``_eye_fix``)
+P_COUNT = 53
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -822,6 +824,44 @@ def _cousin(st, zob, work, spare, out, sx, cell, color, skip_eyes):
 
 
 @jit
+def _eye_fix(st, zob, work, spare, out, sx, cell, color, skip_eyes):
+    """Before ``color`` fills ``cell``, a false eye of its own (every neighbour a friend or
+    the edge) that saves no group in atari: take an enemy stone on its diagonal that is in
+    atari, or else put one with two liberties in atari, if that is acceptable, so that the
+    eye becomes real instead of filled (Pachi's ``eyefillrate`` redirect). Returns the cell
+    played, or 0. Not in Loose, whose liberties are true ones only."""
+    if st[HDR, H_CAPTURE] == CAPTURE_LOOSE:
+        return 0
+    w = int(st[HDR, H_WIDTH])
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        v = st[BOARD, q]
+        if v == color:
+            if in_atari(st, st[GID, q]):
+                return 0   # the fill saves a group: no redirect
+        elif v != WALL and v != FORT:
+            return 0       # not eye-like
+    enemy = 3 - color
+    _, _, libs, _, _ = _blocks(st)
+    for q in (cell - w - 1, cell - w + 1, cell + w - 1, cell + w + 1):
+        if st[BOARD, q] != enemy:
+            continue
+        n = _group_libs(st, sx, int(st[GID, q]), 3, False)
+        if n > 2:
+            continue
+        a = int(sx[libs])
+        b = int(sx[libs + 1]) if n == 2 else 0
+        for j in range(2):   # not a tuple: numba types a and b apart
+            target = a if j == 0 else b
+            if target == 0 or target == cell:
+                continue
+            ok = 1 if _plainly_acceptable(st, target, color) else \
+                _acceptable(st, sx, target, color, skip_eyes, 1, False)
+            if ok == 1 and play_inline(st, zob, work, spare, target, color, out) == LEGAL:
+                return target
+    return 0
+
+
+@jit
 def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject, nakade,
                     cousin):
     """Try the listed candidates from a random start; play the first acceptable legal one
@@ -847,18 +887,24 @@ def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, rej
 
 
 @jit
-def _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes, reject, nakade, cousin):
+def _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes, reject, nakade, cousin,
+                 eye_fix):
     """A random acceptable legal placement (or, with ``cousin``, what ``_cousin`` plays for a
-    refused self-atari), or 0 (pass) when none is left."""
+    refused self-atari; with the per-mille chance ``eye_fix``, what ``_eye_fix`` plays instead
+    of filling an own false eye), or 0 (pass) when none is left."""
     k = int(st[HDR, H_NEMPTY])
     while k > 0:
         i = next_random(rng) % k
         cell = int(st[EMPTIES, i])
-        ok = 1 if _plainly_acceptable(st, cell, color) else \
-            _acceptable(st, sx, cell, color, skip_eyes, 1, nakade)
+        plain = _plainly_acceptable(st, cell, color)
+        ok = 1 if plain else _acceptable(st, sx, cell, color, skip_eyes, 1, nakade)
         if ok == -1:
             ok = 0 if _chance(rng, reject) else 1
         if ok == 1:
+            if not plain and eye_fix > 0 and _chance(rng, eye_fix):
+                redirect = _eye_fix(st, zob, work, spare, out, sx, cell, color, skip_eyes)
+                if redirect > 0:
+                    return redirect
             if play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
                 return cell
         elif cousin:
@@ -924,7 +970,8 @@ def playout_move(st, zob, work, spare, out, sx, color, last, last2, rng, params,
             if cell > 0:
                 return cell
     return _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes,
-                        int(params[P_PROB_REJECT_RANDOM_SELF_ATARI]), nakade, cousin)
+                        int(params[P_PROB_REJECT_RANDOM_SELF_ATARI]), nakade, cousin,
+                        int(params[P_PLAYOUT_EYEFIX]))
 
 
 # --------------------------------------------------------------------------- the playout

@@ -73,6 +73,9 @@ PLAYOUT_PATTERN2 = 0        #: 1: the playout's 3x3 shapes round the mover's own
 PLAYOUT_COUSIN = 0          #: 1: a playout move refused as a self-atari gives way to the other
 #                              liberty of an enemy two-liberty group beside it (Pachi's
 #                              ``selfatari_other``; not in Loose)
+PLAYOUT_EYEFIX = 0          #: per mille: a random playout move filling an own false eye takes,
+#                              or puts in atari, the enemy stone on its diagonal instead
+#                              (Pachi's ``eyefillrate`` redirect, 600 there; not in Loose)
 
 SHARED_TREE = 1             #: 1: the threads of a search share one tree (virtual losses keep
 #                              them apart); 0: one tree per thread, merged at the root (two
@@ -90,7 +93,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
             "playout_ladders", "playout_pattern2", "prior_read", "read_budget",
             "prior_read_dead", "read_own", "read_atari", "read_kill_share", "shared_tree",
-            "playout_cousin")
+            "playout_cousin", "playout_eyefix")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -113,6 +116,7 @@ RANGES = {
     "read_kill_share": (0, 1, False),
     "shared_tree": (0, 1, True),
     "playout_cousin": (0, 1, True),
+    "playout_eyefix": _PER_MILLE,
     "max_moves": (1, 100_000, True),         # a playout's move cap; 0 would end every playout at once
     "learned_temperature": (0.01, 100, False),   # it divides
     "try_below": (0, 1, False),              # a value: 0 never chooses again without AMAF
@@ -195,6 +199,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "heavy": int(heavy),
         "shared_tree": SHARED_TREE,
         "playout_cousin": PLAYOUT_COUSIN,
+        "playout_eyefix": PLAYOUT_EYEFIX,
     }
     for name, value in overrides.items():
         values[name] = check_tunable(name, value)
