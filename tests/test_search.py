@@ -582,6 +582,25 @@ def test_only_a_game_that_removes_captures_fills_eye_spaces_in_its_playouts():
             (variant in ("go", "terrain"))
 
 
+def _cells(game):
+    """Vertex name -> the kernels' cell index on ``game``'s board."""
+    w = game.size + 2
+
+    def cell(vertex):
+        point = parse_vertex(vertex, game.size)
+        return (point[0] + 1) * w + point[1] + 1
+    return cell
+
+
+def _playout_buffers(game):
+    """A copy of ``game``'s state and the buffers a playout step takes, for the mirror."""
+    K = _backend.mirror
+    st = game.position.state.copy()
+    return (st, K.B.zobrist_keys(), np.zeros(K.B.work_length(game.size), np.int32),
+            np.zeros_like(st), np.zeros(K.B.effects_length(game.size), np.int32),
+            np.zeros(K.scratch_length(game.size), np.int32))
+
+
 #: Black's two stones (B3 C3) and White's three (E3-G3) race: both have two liberties and
 #: share D3. Black filling D3, or its own outside liberty A3, is a self-atari; H3, White's
 #: outside liberty, puts White in atari instead.
@@ -604,20 +623,10 @@ def test_a_refused_self_atari_in_a_race_gives_way_to_the_enemys_outside_liberty(
     from gtp_engine.search.params import make_params
     K = _backend.mirror
     game = setup("go", COUSIN_RACE)
-    w = game.size + 2
-
-    def cell(vertex):
-        point = parse_vertex(vertex, game.size)
-        return (point[0] + 1) * w + point[1] + 1
-
+    cell = _cells(game)
     black = int(Color.BLACK)
     for vertex, redirect in (("D3", "H3"), ("A3", None)):
-        st = game.position.state.copy()
-        spare = np.zeros_like(st)
-        work = np.zeros(K.B.work_length(game.size), np.int32)
-        out = np.zeros(K.B.effects_length(game.size), np.int32)
-        sx = np.zeros(K.scratch_length(game.size), np.int32)
-        zob = K.B.zobrist_keys()
+        st, zob, work, spare, out, sx = _playout_buffers(game)
         assert K.libs_after(st, sx, cell(vertex), black, 2) == 1        # a self-atari
         assert K._acceptable(st, sx, cell(vertex), black, True, 1, False) == 0
         _, cand, _, _, _ = K._blocks(st)
@@ -660,19 +669,9 @@ def test_filling_a_false_eye_gives_way_to_taking_the_stone_that_makes_it_false(d
     atari (here C2, once White holds D2), when it changes nothing."""
     K = _backend.mirror
     game = setup("go", EYE_FIX.format(d2=d2))
-    w = game.size + 2
-
-    def cell(vertex):
-        point = parse_vertex(vertex, game.size)
-        return (point[0] + 1) * w + point[1] + 1
-
+    cell = _cells(game)
     black = int(Color.BLACK)
-    st = game.position.state.copy()
-    spare = np.zeros_like(st)
-    work = np.zeros(K.B.work_length(game.size), np.int32)
-    out = np.zeros(K.B.effects_length(game.size), np.int32)
-    sx = np.zeros(K.scratch_length(game.size), np.int32)
-    zob = K.B.zobrist_keys()
+    st, zob, work, spare, out, sx = _playout_buffers(game)
     assert not K.is_own_eye(st, cell("B2"), black)     # false: two enemy diagonals
     played = K._eye_fix(st, zob, work, spare, out, sx, cell("B2"), black, True)
     if redirect is None:

@@ -816,11 +816,18 @@ def _cousin(st, zob, work, spare, out, sx, cell, color, skip_eyes):
         if st[BOARD, q] != enemy or _group_libs(st, sx, int(st[GID, q]), 3, False) != 2:
             continue
         other = int(sx[libs]) if int(sx[libs + 1]) == cell else int(sx[libs + 1])
-        ok = 1 if _plainly_acceptable(st, other, color) else \
-            _acceptable(st, sx, other, color, skip_eyes, 1, False)
-        if ok == 1 and play_inline(st, zob, work, spare, other, color, out) == LEGAL:
+        if _play_if_acceptable(st, zob, work, spare, out, sx, other, color, skip_eyes):
             return other
     return 0
+
+
+@jit
+def _play_if_acceptable(st, zob, work, spare, out, sx, cell, color, skip_eyes):
+    """Play ``cell`` for ``color`` if it passes the playout's filters with no self-atari at
+    all (a redirect is never a sacrifice) and is legal; whether it was played."""
+    ok = 1 if _plainly_acceptable(st, cell, color) else \
+        _acceptable(st, sx, cell, color, skip_eyes, 1, False)
+    return ok == 1 and play_inline(st, zob, work, spare, cell, color, out) == LEGAL
 
 
 @jit
@@ -852,11 +859,8 @@ def _eye_fix(st, zob, work, spare, out, sx, cell, color, skip_eyes):
         b = int(sx[libs + 1]) if n == 2 else 0
         for j in range(2):   # not a tuple: numba types a and b apart
             target = a if j == 0 else b
-            if target == 0 or target == cell:
-                continue
-            ok = 1 if _plainly_acceptable(st, target, color) else \
-                _acceptable(st, sx, target, color, skip_eyes, 1, False)
-            if ok == 1 and play_inline(st, zob, work, spare, target, color, out) == LEGAL:
+            if target != 0 and target != cell and _play_if_acceptable(
+                    st, zob, work, spare, out, sx, target, color, skip_eyes):
                 return target
     return 0
 
