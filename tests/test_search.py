@@ -562,8 +562,9 @@ def test_a_playout_fills_an_eye_space_in_self_atari_only_in_a_nakade_shape(text,
     sx = np.zeros(K.scratch_length(game.size), np.int32)
     assert K.libs_after(st, sx, cell, int(Color.BLACK), 2) == 1   # a self-atari
     assert bool(K._nakade_shape(st, sx, cell, int(Color.BLACK), w)) == nakade
-    assert K._acceptable(st, sx, cell, int(Color.BLACK), True, 1, True) == (-1 if nakade else 0)
-    assert K._acceptable(st, sx, cell, int(Color.BLACK), True, 1, False) == 0
+    assert K._acceptable(st, sx, cell, int(Color.BLACK), True, 1, True) == \
+        (-1 if nakade else K.SELF_ATARI)
+    assert K._acceptable(st, sx, cell, int(Color.BLACK), True, 1, False) == K.SELF_ATARI
     for variant in ("go", "loose", "goncrete", "disto", "terrain"):   # on where a match said so
         assert params.make_params(Game(variant, 9))[K.P_PLAYOUT_NAKADE] == (variant == "go")
     assert params.make_params(game, playout_nakade=1)[K.P_PLAYOUT_NAKADE] == 1
@@ -628,7 +629,7 @@ def test_a_refused_self_atari_in_a_race_gives_way_to_the_enemys_outside_liberty(
     for vertex, redirect in (("D3", "H3"), ("A3", None)):
         st, zob, work, spare, out, sx = _playout_buffers(game)
         assert K.libs_after(st, sx, cell(vertex), black, 2) == 1        # a self-atari
-        assert K._acceptable(st, sx, cell(vertex), black, True, 1, False) == 0
+        assert K._acceptable(st, sx, cell(vertex), black, True, 1, False) == K.SELF_ATARI
         _, cand, _, _, _ = K._blocks(st)
         sx[cand] = cell(vertex)
         rng = np.array([12345], np.int64)

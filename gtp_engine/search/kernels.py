@@ -775,6 +775,9 @@ def _plainly_acceptable(st, cell, color):
     return empty >= 2
 
 
+SELF_ATARI = -2   # ``_acceptable``: refused as a self-atari (a redirect may follow)
+
+
 @jit
 def _acceptable(st, sx, cell, color, skip_eyes, reject_self_atari, nakade):
     """The filters every playout move passes: not a simple ko retake, not one's own eye, no
@@ -782,7 +785,8 @@ def _acceptable(st, sx, cell, color, skip_eyes, reject_self_atari, nakade):
     and a self-atari rejected with the given per-mille chance (always when the stone joins a
     group: giving away many stones is never a playout move, unless ``nakade`` and the stones
     make a nakade shape inside the enemy's eye space, which the caller rolls the dice on as
-    for a lone stone)."""
+    for a lone stone). Returns 1 (play it), 0 (refused), ``SELF_ATARI`` (refused as a
+    self-atari of several stones) or -1 (a self-atari the caller rolls the dice on)."""
     if cell == st[HDR, H_KO] and color == st[HDR, H_KO_COLOR]:
         return 0
     if skip_eyes and is_own_eye(st, cell, color):
@@ -795,19 +799,19 @@ def _acceptable(st, sx, cell, color, skip_eyes, reject_self_atari, nakade):
         if _joins_friends(st, cell, color, w):
             if nakade and _nakade_shape(st, sx, cell, color, w):
                 return -1
-            return 0 if reject_self_atari > 0 else 1
+            return SELF_ATARI if reject_self_atari > 0 else 1
         return -1   # a lone stone in atari: the caller rolls the dice
     return 1
 
 
 @jit
 def _cousin(st, zob, work, spare, out, sx, cell, color, skip_eyes):
-    """After ``color``'s move on ``cell`` was refused: when it was a self-atari, play the other
-    liberty of an enemy group of two liberties beside it instead, if that is acceptable and no
-    self-atari itself (Pachi's ``selfatari_cousin``: in a capturing race the shared liberty is
-    the one not to fill, the enemy's outside one the move to make). Returns the cell played, or
-    0. Not in Loose, whose true liberties the shared one may not be."""
-    if st[HDR, H_CAPTURE] == CAPTURE_LOOSE or libs_after(st, sx, cell, color, 2) != 1:
+    """After ``color``'s self-atari on ``cell`` was refused: play the other liberty of an enemy
+    group of two liberties beside it instead, if that is acceptable and no self-atari itself
+    (Pachi's ``selfatari_cousin``: in a capturing race the shared liberty is the one not to
+    fill, the enemy's outside one the move to make). Returns the cell played, or 0. Not in
+    Loose, whose true liberties the shared one may not be."""
+    if st[HDR, H_CAPTURE] == CAPTURE_LOOSE:
         return 0
     w = int(st[HDR, H_WIDTH])
     enemy = 3 - color
@@ -879,11 +883,11 @@ def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, rej
         ok = 1 if _plainly_acceptable(st, cell, color) else \
             _acceptable(st, sx, cell, color, skip_eyes, reject, nakade)
         if ok == -1:
-            ok = 0 if _chance(rng, reject) else 1
+            ok = SELF_ATARI if _chance(rng, reject) else 1
         if ok == 1:
             if play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
                 return cell
-        elif cousin:
+        elif ok == SELF_ATARI and cousin:
             redirect = _cousin(st, zob, work, spare, out, sx, cell, color, skip_eyes)
             if redirect > 0:
                 return redirect
@@ -903,7 +907,7 @@ def _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes, reject, n
         plain = _plainly_acceptable(st, cell, color)
         ok = 1 if plain else _acceptable(st, sx, cell, color, skip_eyes, 1, nakade)
         if ok == -1:
-            ok = 0 if _chance(rng, reject) else 1
+            ok = SELF_ATARI if _chance(rng, reject) else 1
         if ok == 1:
             if not plain and eye_fix > 0 and _chance(rng, eye_fix):
                 redirect = _eye_fix(st, zob, work, spare, out, sx, cell, color, skip_eyes)
@@ -911,7 +915,7 @@ def _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes, reject, n
                     return redirect
             if play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
                 return cell
-        elif cousin:
+        elif ok == SELF_ATARI and cousin:
             redirect = _cousin(st, zob, work, spare, out, sx, cell, color, skip_eyes)
             if redirect > 0:
                 return redirect
