@@ -13,7 +13,7 @@ from gtp_engine.search.params import make_params
 from gtp_engine.search.player import _ZOBRIST, SearchPlayer, SearchSettings
 from gtp_engine.search.tree import Workspace
 
-from test_search import setup
+from test_search import cell as _cell, setup
 
 K = _backend.mirror
 
@@ -78,11 +78,6 @@ DEAD_AT_FOUR = """
     . . . . . . . . .
     . . . . . . . . .
     . . . . . . . . ."""
-
-def _cell(game, vertex):
-    row, col = parse_vertex(vertex, game.size)
-    return (row + 1) * (game.size + 2) + col + 1
-
 
 def _vertex(game, cell):
     w = game.size + 2

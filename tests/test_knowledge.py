@@ -13,7 +13,7 @@ from gtp_engine.search.player import _ZOBRIST
 from gtp_engine.search.tree import Tree, Workspace
 
 from test_ladders import IN_ATARI, TWO_LIBERTIES
-from test_search import setup
+from test_search import cell as _cell, setup
 
 K = _backend.mirror
 
@@ -25,11 +25,6 @@ CORNER = """
     . X O . . . .
     . . X . . . .
     . . . . . . ."""
-
-
-def _cell(game, vertex):
-    row, col = parse_vertex(vertex, game.size)
-    return (row + 1) * (game.size + 2) + col + 1
 
 
 def _rotate(text):

@@ -12,8 +12,8 @@ from gtp_engine.game import Game
 from gtp_engine.rules.terrain_map import TerrainMap
 from gtp_engine.search import _backend
 from gtp_engine.search.params import EXPAND_VISITS
-from gtp_engine.search.player import SearchPlayer, SearchSettings
-from gtp_engine.search.tree import BYTES_PER_NODE
+from gtp_engine.search.player import _ZOBRIST, SearchPlayer, SearchSettings
+from gtp_engine.search.tree import BYTES_PER_NODE, Workspace
 
 import diagrams
 
@@ -29,6 +29,12 @@ def setup(variant, text, komi=None, terrain=None, forts=()):
         game.place_fort(color, parse_vertex(vertex, size))
     diagrams.setup_game(game, text)
     return game
+
+
+def cell(game, vertex):
+    """The kernels' cell index of ``vertex`` on ``game``'s board."""
+    row, col = parse_vertex(vertex, game.size)
+    return (row + 1) * (game.size + 2) + col + 1
 
 
 def best(game, color, playouts=800, seed=0):
@@ -583,25 +589,6 @@ def test_only_a_game_that_removes_captures_fills_eye_spaces_in_its_playouts():
             (variant in ("go", "terrain"))
 
 
-def _cells(game):
-    """Vertex name -> the kernels' cell index on ``game``'s board."""
-    w = game.size + 2
-
-    def cell(vertex):
-        point = parse_vertex(vertex, game.size)
-        return (point[0] + 1) * w + point[1] + 1
-    return cell
-
-
-def _playout_buffers(game):
-    """A copy of ``game``'s state and the buffers a playout step takes, for the mirror."""
-    K = _backend.mirror
-    st = game.position.state.copy()
-    return (st, K.B.zobrist_keys(), np.zeros(K.B.work_length(game.size), np.int32),
-            np.zeros_like(st), np.zeros(K.B.effects_length(game.size), np.int32),
-            np.zeros(K.scratch_length(game.size), np.int32))
-
-
 #: Black's two stones (B3 C3) and White's three (E3-G3) race: both have two liberties and
 #: share D3. Black filling D3, or its own outside liberty A3, is a self-atari; H3, White's
 #: outside liberty, puts White in atari instead.
@@ -624,25 +611,27 @@ def test_a_refused_self_atari_in_a_race_gives_way_to_the_enemys_outside_liberty(
     from gtp_engine.search.params import make_params
     K = _backend.mirror
     game = setup("go", COUSIN_RACE)
-    cell = _cells(game)
     black = int(Color.BLACK)
     for vertex, redirect in (("D3", "H3"), ("A3", None)):
-        st, zob, work, spare, out, sx = _playout_buffers(game)
-        assert K.libs_after(st, sx, cell(vertex), black, 2) == 1        # a self-atari
-        assert K._acceptable(st, sx, cell(vertex), black, True, 1, False) == K.SELF_ATARI
+        st, s = game.position.state.copy(), Workspace(game.size)
+        sx = s.scratch
+        at = cell(game, vertex)
+        assert K.libs_after(st, sx, at, black, 2) == 1        # a self-atari
+        assert K._acceptable(st, sx, at, black, True, 1, False) == K.SELF_ATARI
         _, cand, _, _, _ = K._blocks(st)
-        sx[cand] = cell(vertex)
+        sx[cand] = at
         rng = np.array([12345], np.int64)
-        assert K._try_candidates(st, zob, work, spare, out, sx, 1, black, rng, True, 900,
-                                 False, False) == 0
+        assert K._try_candidates(st, _ZOBRIST, s.work, s.spare, s.out, sx, 1, black, rng, True,
+                                 900, False, False) == 0
         assert (st == game.position.state).all()
-        played = K._try_candidates(st, zob, work, spare, out, sx, 1, black,
-                                   rng, True, 900, False, True)
+        played = K._try_candidates(st, _ZOBRIST, s.work, s.spare, s.out, sx, 1, black, rng, True,
+                                   900, False, True)
         if redirect is None:
             assert played == 0 and (st == game.position.state).all()
         else:
-            assert played == cell(redirect) and st[K.BOARD, cell(redirect)] == black
-            assert K.atari_liberty(st, sx, int(st[K.GID, cell("E3")])) == cell("D3")
+            assert played == cell(game, redirect) and st[K.BOARD, played] == black
+            assert K.atari_liberty(st, sx, int(st[K.GID, cell(game, "E3")])) == \
+                cell(game, "D3")
     for variant in ("go", "loose", "goncrete", "disto", "terrain"):   # off until measured
         assert make_params(Game(variant, 9))[K.P_PLAYOUT_COUSIN] == 0
         assert make_params(Game(variant, 9))[K.P_PLAYOUT_EYEFIX] == 0
@@ -670,17 +659,17 @@ def test_filling_a_false_eye_gives_way_to_taking_the_stone_that_makes_it_false(d
     atari (here C2, once White holds D2), when it changes nothing."""
     K = _backend.mirror
     game = setup("go", EYE_FIX.format(d2=d2))
-    cell = _cells(game)
     black = int(Color.BLACK)
-    st, zob, work, spare, out, sx = _playout_buffers(game)
-    assert not K.is_own_eye(st, cell("B2"), black)     # false: two enemy diagonals
-    played = K._eye_fix(st, zob, work, spare, out, sx, cell("B2"), black, True)
+    eye = cell(game, "B2")
+    st, s = game.position.state.copy(), Workspace(game.size)
+    assert not K.is_own_eye(st, eye, black)     # false: two enemy diagonals
+    played = K._eye_fix(st, _ZOBRIST, s.work, s.spare, s.out, s.scratch, eye, black, True)
     if redirect is None:
         assert played == 0 and (st == game.position.state).all()
     else:
-        assert played == cell(redirect)
-        assert st[K.BOARD, cell("C1")] == K.EMPTY       # taken
-        assert K.is_own_eye(st, cell("B2"), black)      # and the eye is real now
+        assert played == cell(game, redirect)
+        assert st[K.BOARD, cell(game, "C1")] == K.EMPTY       # taken
+        assert K.is_own_eye(st, eye, black)                    # and the eye is real now
 
 
 

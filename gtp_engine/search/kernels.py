@@ -837,10 +837,11 @@ def _play_if_acceptable(st, zob, work, spare, out, sx, cell, color, skip_eyes):
 @jit
 def _eye_fix(st, zob, work, spare, out, sx, cell, color, skip_eyes):
     """Before ``color`` fills ``cell``, a false eye of its own (every neighbour a friend or
-    the edge) that saves no group in atari: take an enemy stone on its diagonal that is in
-    atari, or else put one with two liberties in atari, if that is acceptable, so that the
-    eye becomes real instead of filled (Pachi's ``eyefillrate`` redirect). Returns the cell
-    played, or 0. Not in Loose, whose liberties are true ones only."""
+    the edge) that saves no group in atari: play a liberty of an enemy stone on its diagonal
+    that has one or two (a capture or an atari; the first diagonal, in a fixed order, with an
+    acceptable one), so that the eye becomes real instead of filled (Pachi's ``eyefillrate``
+    redirect). Returns the cell played, or 0. Not in Loose, whose liberties are true ones
+    only."""
     if st[HDR, H_CAPTURE] == CAPTURE_LOOSE:
         return 0
     w = int(st[HDR, H_WIDTH])
@@ -861,9 +862,10 @@ def _eye_fix(st, zob, work, spare, out, sx, cell, color, skip_eyes):
             continue
         a = int(sx[libs])
         b = int(sx[libs + 1]) if n == 2 else 0
-        for j in range(2):   # not a tuple: numba types a and b apart
+        for j in range(2):   # not a tuple: numba types a and b apart (no liberty is ``cell``:
+            #                    every neighbour of a false eye is a friend or the edge)
             target = a if j == 0 else b
-            if target != 0 and target != cell and _play_if_acceptable(
+            if target != 0 and _play_if_acceptable(
                     st, zob, work, spare, out, sx, target, color, skip_eyes):
                 return target
     return 0
