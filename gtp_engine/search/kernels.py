@@ -871,6 +871,30 @@ def _eye_fix(st, zob, work, spare, out, sx, cell, color, skip_eyes):
     return 0
 
 
+@jit_inline
+def _try_placement(st, zob, work, spare, out, sx, cell, color, rng, skip_eyes, reject_joined,
+                   reject, nakade, cousin, eye_fix):
+    """One suggested placement through the playout's filters (``_acceptable``, with
+    ``reject_joined`` for a self-atari of several stones and the per-mille ``reject`` for a
+    lone stone's): the cell played, or 0 when it is refused or illegal. With ``cousin``, a
+    refused self-atari gives way to what ``_cousin`` plays; with the per-mille chance
+    ``eye_fix``, an accepted fill of an own false eye to what ``_eye_fix`` plays."""
+    plain = _plainly_acceptable(st, cell, color)
+    ok = 1 if plain else _acceptable(st, sx, cell, color, skip_eyes, reject_joined, nakade)
+    if ok == -1:
+        ok = SELF_ATARI if _chance(rng, reject) else 1
+    if ok == 1:
+        if not plain and eye_fix > 0 and _chance(rng, eye_fix):
+            redirect = _eye_fix(st, zob, work, spare, out, sx, cell, color, skip_eyes)
+            if redirect > 0:
+                return redirect
+        if play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
+            return cell
+    elif ok == SELF_ATARI and cousin:
+        return _cousin(st, zob, work, spare, out, sx, cell, color, skip_eyes)
+    return 0
+
+
 @jit
 def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject, nakade,
                     cousin):
@@ -882,17 +906,10 @@ def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, rej
     start = next_random(rng) % n
     for k in range(n):
         cell = int(sx[cand + (start + k) % n])
-        ok = 1 if _plainly_acceptable(st, cell, color) else \
-            _acceptable(st, sx, cell, color, skip_eyes, reject, nakade)
-        if ok == -1:
-            ok = SELF_ATARI if _chance(rng, reject) else 1
-        if ok == 1:
-            if play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
-                return cell
-        elif ok == SELF_ATARI and cousin:
-            redirect = _cousin(st, zob, work, spare, out, sx, cell, color, skip_eyes)
-            if redirect > 0:
-                return redirect
+        played = _try_placement(st, zob, work, spare, out, sx, cell, color, rng, skip_eyes,
+                                reject, reject, nakade, cousin, 0)
+        if played > 0:
+            return played
     return 0
 
 
@@ -906,21 +923,10 @@ def _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes, reject, n
     while k > 0:
         i = next_random(rng) % k
         cell = int(st[EMPTIES, i])
-        plain = _plainly_acceptable(st, cell, color)
-        ok = 1 if plain else _acceptable(st, sx, cell, color, skip_eyes, 1, nakade)
-        if ok == -1:
-            ok = SELF_ATARI if _chance(rng, reject) else 1
-        if ok == 1:
-            if not plain and eye_fix > 0 and _chance(rng, eye_fix):
-                redirect = _eye_fix(st, zob, work, spare, out, sx, cell, color, skip_eyes)
-                if redirect > 0:
-                    return redirect
-            if play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
-                return cell
-        elif ok == SELF_ATARI and cousin:
-            redirect = _cousin(st, zob, work, spare, out, sx, cell, color, skip_eyes)
-            if redirect > 0:
-                return redirect
+        played = _try_placement(st, zob, work, spare, out, sx, cell, color, rng, skip_eyes,
+                                1, reject, nakade, cousin, eye_fix)
+        if played > 0:
+            return played
         k -= 1   # move the refused cell out of the window (the list order is free)
         other = st[EMPTIES, k]
         st[EMPTIES, i] = other
