@@ -1110,6 +1110,29 @@ def _g2_group_by_group(st, work, root, cell, ng, group_size, starts, best, cand,
 
 
 @jit
+def _relink(st, stones, n, root):
+    """Make the ``n`` cells listed in ``stones`` one group with ``root`` (one of them) as its
+    root: its circular list, its size and dry size, and its liberty counts from scratch."""
+    w = int(st[HDR, H_WIDTH])
+    st[GLIBS, root] = 0
+    st[GLSUM, root] = 0
+    st[GLSQ, root] = 0
+    st[GFLAT, root] = 0
+    st[GTRUE, root] = 0
+    st[GDRY, root] = 0
+    st[GSIZE, root] = n
+    for i in range(n):
+        s = stones[i]
+        st[NXT, s] = stones[(i + 1) % n]
+        st[GID, s] = root
+        if st[TERR, s] != WATER:
+            st[GDRY, root] += 1
+        for q in (s - 1, s + 1, s - w, s + w):
+            if st[BOARD, q] == EMPTY:
+                _lib_pair(st, root, q, 1)
+
+
+@jit
 def _regroup(st, work, start):
     """Recount the group through ``start`` from scratch by a flood fill (a removal may have
     cut its old group in pieces); ``start`` becomes its root. Its cells stay marked 1 in MARK
@@ -1131,29 +1154,13 @@ def _regroup(st, work, start):
                 mark[q] = 1
                 stones[n] = q
                 n += 1
-    st[GLIBS, start] = 0
-    st[GLSUM, start] = 0
-    st[GLSQ, start] = 0
-    st[GFLAT, start] = 0
-    st[GTRUE, start] = 0
-    st[GDRY, start] = 0
-    st[GSIZE, start] = n
-    for i in range(n):
-        s = stones[i]
-        st[NXT, s] = stones[(i + 1) % n]
-        st[GID, s] = start
-        if st[TERR, s] != WATER:
-            st[GDRY, start] += 1
-        for q in (s - 1, s + 1, s - w, s + w):
-            if st[BOARD, q] == EMPTY:
-                _lib_pair(st, start, q, 1)
+    _relink(st, stones, n, start)
 
 
 @jit
 def _rebuild_group(st, work, cell):
     """Recount the group through ``cell`` from scratch after stones left it (its list still
     holds the removed cells, now empty, which are dropped here); ``cell`` becomes its root."""
-    w = int(st[HDR, H_WIDTH])
     a = int(st[HDR, H_AREA])
     stones = work[W_MARK + a:W_MARK + 2 * a]
     color = st[BOARD, cell]
@@ -1167,22 +1174,7 @@ def _rebuild_group(st, work, cell):
         s = st[NXT, s]
         if s == old:
             break
-    st[GLIBS, cell] = 0
-    st[GLSUM, cell] = 0
-    st[GLSQ, cell] = 0
-    st[GFLAT, cell] = 0
-    st[GTRUE, cell] = 0
-    st[GDRY, cell] = 0
-    st[GSIZE, cell] = n
-    for i in range(n):
-        s = stones[i]
-        st[NXT, s] = stones[(i + 1) % n]
-        st[GID, s] = cell
-        if st[TERR, s] != WATER:
-            st[GDRY, cell] += 1
-        for q in (s - 1, s + 1, s - w, s + w):
-            if st[BOARD, q] == EMPTY:
-                _lib_pair(st, cell, q, 1)
+    _relink(st, stones, n, cell)
 
 
 @jit
