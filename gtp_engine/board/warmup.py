@@ -73,6 +73,16 @@ def leave_when_parent_leaves(compiling: threading.Event) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+def leave(exit_with_parent: bool) -> int:
+    """The end of a warm-up's ``main``: with ``--exit-with-parent``, leave at once (the thread
+    watching stdin would block the interpreter's shutdown on stdin's lock, a fatal error, so
+    the parent would think the compile failed); otherwise return 0, the exit status."""
+    if exit_with_parent:
+        sys.stderr.flush()
+        os._exit(0)
+    return 0
+
+
 @contextlib.contextmanager
 def report_compiles(label: str, out=None):
     """While active, write one line to ``out`` (stderr) for each kernel numba compiles whose
@@ -142,12 +152,7 @@ def main(argv=None) -> int:
     if not args.quiet:
         print(f"vargo: board kernels ready in {time.perf_counter() - start:.1f} s",
               file=sys.stderr)
-    if args.exit_with_parent:
-        # the thread watching stdin would block the interpreter's shutdown on stdin's lock
-        # (a fatal error, so the parent would think the compile failed): leave at once
-        sys.stderr.flush()
-        os._exit(0)
-    return 0
+    return leave(args.exit_with_parent)
 
 
 if __name__ == "__main__":

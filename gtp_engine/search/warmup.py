@@ -7,7 +7,6 @@ reported on stderr as they come."""
 
 import argparse
 import contextlib
-import os
 import sys
 import threading
 import time
@@ -46,12 +45,7 @@ def main(argv=None) -> int:
     if not args.quiet:
         print(f"vargo: board and search kernels ready in {time.perf_counter() - start:.1f} s",
               file=sys.stderr)
-    if args.exit_with_parent:
-        # the thread watching stdin would block the interpreter's shutdown on stdin's lock
-        # (a fatal error, so the parent would think the compile failed): leave at once
-        sys.stderr.flush()
-        os._exit(0)
-    return 0
+    return board_warmup.leave(args.exit_with_parent)
 
 
 if __name__ == "__main__":
