@@ -632,7 +632,7 @@ def test_a_refused_self_atari_in_a_race_gives_way_to_the_enemys_outside_liberty(
             assert played == cell(game, redirect) and st[K.BOARD, played] == black
             assert K.atari_liberty(st, sx, int(st[K.GID, cell(game, "E3")])) == \
                 cell(game, "D3")
-    for variant in ("go", "loose", "goncrete", "disto", "terrain"):   # off until measured
+    for variant in ("go", "loose", "goncrete", "disto", "terrain"):   # off: no gain measured
         assert make_params(Game(variant, 9))[K.P_PLAYOUT_COUSIN] == 0
         assert make_params(Game(variant, 9))[K.P_PLAYOUT_EYEFIX] == 0
     assert make_params(game, playout_cousin=1)[K.P_PLAYOUT_COUSIN] == 1

@@ -72,12 +72,13 @@ PLAYOUT_PATTERN2 = 0        #: 1: the playout's 3x3 shapes round the mover's own
 #                              undecided and shrinking, 5% more CPU a move (RESEARCH.md)
 PLAYOUT_COUSIN = 0          #: 1: a playout move refused as a self-atari gives way to the other
 #                              liberty of an enemy two-liberty group beside it (Pachi's
-#                              ``selfatari_other``; not in Loose): in Go 85-67 in 152 (+41, 95%
-#                              -14..+97), undecided, no cost in CPU (RESEARCH.md)
+#                              ``selfatari_other``; not in Loose): in Go 145-140 in 285 (+6,
+#                              95% -34..+46), H0, no cost in CPU (RESEARCH.md)
 PLAYOUT_EYEFIX = 0          #: per mille: a random playout move filling an own false eye takes,
 #                              or puts in atari, the enemy stone on its diagonal instead
 #                              (Pachi's ``eyefillrate`` redirect, 600 there; not in Loose):
-#                              in Go 10-7 in 17 at 600, stopped early (RESEARCH.md)
+#                              in Go 10-7 in 17 at 600, stopped early; at 600 with the race
+#                              redirect and self-atari refused at 600: 38-47, H0 (RESEARCH.md)
 
 SHARED_TREE = 1             #: 1: the threads of a search share one tree (virtual losses keep
 #                              them apart); 0: one tree per thread, merged at the root (two
