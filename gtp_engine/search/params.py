@@ -79,6 +79,8 @@ PLAYOUT_EYEFIX = 0          #: per mille: a random playout move filling an own f
 #                              (Pachi's ``eyefillrate`` redirect, 600 there; not in Loose):
 #                              in Go 10-7 in 17 at 600, stopped early; at 600 with the race
 #                              redirect and self-atari refused at 600: 38-47, H0 (RESEARCH.md)
+INHERIT_AMAF = 0            #: AMAF samples a new node's placements take over from the same moves
+#                              two moves up (``kernels.inherit_amaf``; 0: none)
 
 SHARED_TREE = 1             #: 1: the threads of a search share one tree (virtual losses keep
 #                              them apart); 0: one tree per thread, merged at the root (two
@@ -96,7 +98,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
             "playout_ladders", "playout_pattern2", "prior_read", "read_budget",
             "prior_read_dead", "read_own", "read_atari", "read_kill_share", "shared_tree",
-            "playout_cousin", "playout_eyefix")
+            "playout_cousin", "playout_eyefix", "inherit_amaf")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -120,6 +122,7 @@ RANGES = {
     "shared_tree": (0, 1, True),
     "playout_cousin": (0, 1, True),
     "playout_eyefix": _PER_MILLE,
+    "inherit_amaf": (0, 1e6, False),         # AMAF samples, like a prior's virtual simulations
     "max_moves": (1, 100_000, True),         # a playout's move cap; 0 would end every playout at once
     "learned_temperature": (0.01, 100, False),   # it divides
     "try_below": (0, 1, False),              # a value: 0 never chooses again without AMAF
@@ -203,6 +206,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "shared_tree": SHARED_TREE,
         "playout_cousin": PLAYOUT_COUSIN,
         "playout_eyefix": PLAYOUT_EYEFIX,
+        "inherit_amaf": INHERIT_AMAF,
     }
     for name, value in overrides.items():
         values[name] = check_tunable(name, value)
