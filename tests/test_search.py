@@ -608,9 +608,8 @@ def test_a_playout_fills_an_eye_space_in_self_atari_only_in_a_nakade_shape(text,
     sx = np.zeros(K.scratch_length(game.size), np.int32)
     assert K.libs_after(st, sx, cell, int(Color.BLACK), 2) == 1   # a self-atari
     assert bool(K._nakade_shape(st, sx, cell, int(Color.BLACK), w)) == nakade
-    assert K._acceptable(st, sx, cell, int(Color.BLACK), True, 1, True) == \
-        (-1 if nakade else K.SELF_ATARI)
-    assert K._acceptable(st, sx, cell, int(Color.BLACK), True, 1, False) == K.SELF_ATARI
+    assert K._acceptable(st, sx, cell, int(Color.BLACK), True, 1, True) == (-1 if nakade else 0)
+    assert K._acceptable(st, sx, cell, int(Color.BLACK), True, 1, False) == 0
     for variant in ("go", "loose", "goncrete", "disto", "terrain"):   # on where a match said so
         assert params.make_params(Game(variant, 9))[K.P_PLAYOUT_NAKADE] == (variant == "go")
     assert params.make_params(game, playout_nakade=1)[K.P_PLAYOUT_NAKADE] == 1
@@ -627,56 +626,6 @@ def test_only_a_game_that_removes_captures_fills_eye_spaces_in_its_playouts():
         assert not K.fills_eye_spaces(st, make_params(game, playout_nakade=0))
         assert K.fills_eye_spaces(st, make_params(game, playout_nakade=1)) == \
             (variant in ("go", "terrain"))
-
-
-#: Black's two stones (B3 C3) and White's three (E3-G3) race: both have two liberties and
-#: share D3. Black filling D3, or its own outside liberty A3, is a self-atari; H3, White's
-#: outside liberty, puts White in atari instead.
-COUSIN_RACE = """
-    . . . . . . . . .
-    . . . . . . . . .
-    . . . . . . . . .
-    . . . . . . . . .
-    . . . . . . . . .
-    O O O O X X X X .
-    . X X . O O O . X
-    O O O O X X X X .
-    . . . . . . . . ."""
-
-
-def test_a_refused_self_atari_in_a_race_gives_way_to_the_enemys_outside_liberty():
-    """With ``playout_cousin``, a playout move refused as a self-atari is replaced by the
-    other liberty of an enemy group of two liberties beside it (when that is no self-atari
-    itself); a refused move with no such neighbour, or the setting off, plays nothing."""
-    from gtp_engine.search.params import make_params
-    K = _backend.mirror
-    game = setup("go", COUSIN_RACE)
-    black = int(Color.BLACK)
-    for vertex, redirect in (("D3", "H3"), ("A3", None)):
-        st, s = game.position.state.copy(), Workspace(game.size)
-        sx = s.scratch
-        at = cell(game, vertex)
-        assert K.libs_after(st, sx, at, black, 2) == 1        # a self-atari
-        assert K._acceptable(st, sx, at, black, True, 1, False) == K.SELF_ATARI
-        _, cand, _, _, _ = K._blocks(st)
-        sx[cand] = at
-        rng = np.array([12345], np.int64)
-        assert K._try_candidates(st, _ZOBRIST, s.work, s.spare, s.out, sx, 1, black, rng, True,
-                                 900, False, False) == 0
-        assert (st == game.position.state).all()
-        played = K._try_candidates(st, _ZOBRIST, s.work, s.spare, s.out, sx, 1, black, rng, True,
-                                   900, False, True)
-        if redirect is None:
-            assert played == 0 and (st == game.position.state).all()
-        else:
-            assert played == cell(game, redirect) and st[K.BOARD, played] == black
-            assert K.atari_liberty(st, sx, int(st[K.GID, cell(game, "E3")])) == \
-                cell(game, "D3")
-    for variant in ("go", "loose", "goncrete", "disto", "terrain"):   # off: no gain measured
-        assert make_params(Game(variant, 9))[K.P_PLAYOUT_COUSIN] == 0
-        assert make_params(Game(variant, 9))[K.P_PLAYOUT_EYEFIX] == 0
-    assert make_params(game, playout_cousin=1)[K.P_PLAYOUT_COUSIN] == 1
-    assert make_params(game, playout_eyefix=600)[K.P_PLAYOUT_EYEFIX] == 600
 
 
 #: B2 is Black's false eye: White's C1 and C3 hold two of its diagonals; C1 is in atari (D1).
@@ -710,6 +659,10 @@ def test_filling_a_false_eye_gives_way_to_taking_the_stone_that_makes_it_false(d
         assert played == cell(game, redirect)
         assert st[K.BOARD, cell(game, "C1")] == K.EMPTY       # taken
         assert K.is_own_eye(st, eye, black)                    # and the eye is real now
+    from gtp_engine.search.params import make_params
+    for variant in ("go", "loose", "goncrete", "disto", "terrain"):   # off: no gain measured
+        assert make_params(Game(variant, 9))[K.P_PLAYOUT_EYEFIX] == 0
+    assert make_params(game, playout_eyefix=600)[K.P_PLAYOUT_EYEFIX] == 600
 
 
 

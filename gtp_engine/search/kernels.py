@@ -164,13 +164,11 @@ P_READ_ATARI = 48         # 1: read an own group in atari next to the last move 
 P_READ_KILL_SHARE = 49    # share of P_PRIOR_READ that a killing move gets (a saving one gets all)
 P_SHARED_TREE = 50        # 1: threads share one tree; a descent adds a virtual loss to each node
 #                           on its way (one visit, no value) so that the others go elsewhere
-P_PLAYOUT_COUSIN = 51    # 1: a playout move refused as a self-atari gives way to the other
-#                           liberty of an enemy two-liberty group beside it (``_cousin``)
-P_PLAYOUT_EYEFIX = 52    # per mille: a random move filling an own false eye takes (or puts in
+P_PLAYOUT_EYEFIX = 51    # per mille: a random move filling an own false eye takes (or puts in
 #                           atari) the enemy stone on its diagonal instead (``_eye_fix``)
-P_INHERIT_AMAF = 53      # AMAF samples a new node's children take over from the same moves at
+P_INHERIT_AMAF = 52      # AMAF samples a new node's children take over from the same moves at
 #                           its grandparent (same player to move), at that node's AMAF rate
-P_COUNT = 54
+P_COUNT = 53
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -777,9 +775,6 @@ def _plainly_acceptable(st, cell, color):
     return empty >= 2
 
 
-SELF_ATARI = -2   # ``_acceptable``: refused as a self-atari (a redirect may follow)
-
-
 @jit
 def _acceptable(st, sx, cell, color, skip_eyes, reject_self_atari, nakade):
     """The filters every playout move passes: not a simple ko retake, not one's own eye, no
@@ -787,8 +782,8 @@ def _acceptable(st, sx, cell, color, skip_eyes, reject_self_atari, nakade):
     and a self-atari rejected with the given per-mille chance (always when the stone joins a
     group: giving away many stones is never a playout move, unless ``nakade`` and the stones
     make a nakade shape inside the enemy's eye space, which the caller rolls the dice on as
-    for a lone stone). Returns 1 (play it), 0 (refused), ``SELF_ATARI`` (refused as a
-    self-atari of several stones) or -1 (a self-atari the caller rolls the dice on)."""
+    for a lone stone). Returns 1 (play it), 0 (refused) or -1 (a self-atari the caller rolls
+    the dice on)."""
     if cell == st[HDR, H_KO] and color == st[HDR, H_KO_COLOR]:
         return 0
     if skip_eyes and is_own_eye(st, cell, color):
@@ -801,30 +796,9 @@ def _acceptable(st, sx, cell, color, skip_eyes, reject_self_atari, nakade):
         if _joins_friends(st, cell, color, w):
             if nakade and _nakade_shape(st, sx, cell, color, w):
                 return -1
-            return SELF_ATARI if reject_self_atari > 0 else 1
+            return 0 if reject_self_atari > 0 else 1
         return -1   # a lone stone in atari: the caller rolls the dice
     return 1
-
-
-@jit
-def _cousin(st, zob, work, spare, out, sx, cell, color, skip_eyes):
-    """After ``color``'s self-atari on ``cell`` was refused: play the other liberty of an enemy
-    group of two liberties beside it instead, if that is acceptable and no self-atari itself
-    (Pachi's ``selfatari_cousin``: in a capturing race the shared liberty is the one not to
-    fill, the enemy's outside one the move to make). Returns the cell played, or 0. Not in
-    Loose, whose true liberties the shared one may not be."""
-    if st[HDR, H_CAPTURE] == CAPTURE_LOOSE:
-        return 0
-    w = int(st[HDR, H_WIDTH])
-    enemy = 3 - color
-    _, _, libs, _, _ = _blocks(st)
-    for q in (cell - 1, cell + 1, cell - w, cell + w):
-        if st[BOARD, q] != enemy or _group_libs(st, sx, int(st[GID, q]), 3, False) != 2:
-            continue
-        other = int(sx[libs]) if int(sx[libs + 1]) == cell else int(sx[libs + 1])
-        if _play_if_acceptable(st, zob, work, spare, out, sx, other, color, skip_eyes):
-            return other
-    return 0
 
 
 @jit
@@ -875,16 +849,16 @@ def _eye_fix(st, zob, work, spare, out, sx, cell, color, skip_eyes):
 
 @jit_inline
 def _try_placement(st, zob, work, spare, out, sx, cell, color, rng, skip_eyes, reject_joined,
-                   reject, nakade, cousin, eye_fix):
+                   reject, nakade, eye_fix):
     """One suggested placement through the playout's filters (``_acceptable``, with
     ``reject_joined`` for a self-atari of several stones and the per-mille ``reject`` for a
-    lone stone's): the cell played, or 0 when it is refused or illegal. With ``cousin``, a
-    refused self-atari gives way to what ``_cousin`` plays; with the per-mille chance
-    ``eye_fix``, an accepted fill of an own false eye to what ``_eye_fix`` plays."""
+    lone stone's): the cell played, or 0 when it is refused or illegal. With the per-mille
+    chance ``eye_fix``, an accepted fill of an own false eye gives way to what ``_eye_fix``
+    plays."""
     plain = _plainly_acceptable(st, cell, color)
     ok = 1 if plain else _acceptable(st, sx, cell, color, skip_eyes, reject_joined, nakade)
     if ok == -1:
-        ok = SELF_ATARI if _chance(rng, reject) else 1
+        ok = 0 if _chance(rng, reject) else 1
     if ok == 1:
         if not plain and eye_fix > 0 and _chance(rng, eye_fix):
             redirect = _eye_fix(st, zob, work, spare, out, sx, cell, color, skip_eyes)
@@ -892,16 +866,12 @@ def _try_placement(st, zob, work, spare, out, sx, cell, color, rng, skip_eyes, r
                 return redirect
         if play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
             return cell
-    elif ok == SELF_ATARI and cousin:
-        return _cousin(st, zob, work, spare, out, sx, cell, color, skip_eyes)
     return 0
 
 
 @jit
-def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject, nakade,
-                    cousin):
-    """Try the listed candidates from a random start; play the first acceptable legal one
-    (or, with ``cousin``, what ``_cousin`` plays for a refused self-atari)."""
+def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject, nakade):
+    """Try the listed candidates from a random start; play the first acceptable legal one."""
     if n == 0:
         return 0
     _, cand, _, _, _ = _blocks(st)
@@ -909,24 +879,22 @@ def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, rej
     for k in range(n):
         cell = int(sx[cand + (start + k) % n])
         played = _try_placement(st, zob, work, spare, out, sx, cell, color, rng, skip_eyes,
-                                reject, reject, nakade, cousin, 0)
+                                reject, reject, nakade, 0)
         if played > 0:
             return played
     return 0
 
 
 @jit
-def _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes, reject, nakade, cousin,
-                 eye_fix):
-    """A random acceptable legal placement (or, with ``cousin``, what ``_cousin`` plays for a
-    refused self-atari; with the per-mille chance ``eye_fix``, what ``_eye_fix`` plays instead
-    of filling an own false eye), or 0 (pass) when none is left."""
+def _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes, reject, nakade, eye_fix):
+    """A random acceptable legal placement (or, with the per-mille chance ``eye_fix``, what
+    ``_eye_fix`` plays instead of filling an own false eye), or 0 (pass) when none is left."""
     k = int(st[HDR, H_NEMPTY])
     while k > 0:
         i = next_random(rng) % k
         cell = int(st[EMPTIES, i])
         played = _try_placement(st, zob, work, spare, out, sx, cell, color, rng, skip_eyes,
-                                1, reject, nakade, cousin, eye_fix)
+                                1, reject, nakade, eye_fix)
         if played > 0:
             return played
         k -= 1   # move the refused cell out of the window (the list order is free)
@@ -971,24 +939,23 @@ def playout_move(st, zob, work, spare, out, sx, color, last, last2, rng, params,
         return _light_move(st, zob, work, spare, out, color, rng, skip_eyes)
     reject = int(params[P_PROB_REJECT_SELF_ATARI])
     nakade = fills_eye_spaces(st, params)
-    cousin = params[P_PLAYOUT_COUSIN] != 0
     if last > 0:
         if _chance(rng, int(params[P_PROB_CAPTURE])):
             n = suggest_tactics(st, zob, work, spare, out, sx, color, last,
                                 reads_ladders_in_playouts(params))
             cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject,
-                                   nakade, cousin)
+                                   nakade)
             if cell > 0:
                 return cell
         if _chance(rng, int(params[P_PROB_PATTERN])):
             n = suggest_shape(st, sx, color, last,
                               last2 if params[P_PLAYOUT_PATTERN2] != 0 else 0, pat3)
             cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject,
-                                   nakade, cousin)
+                                   nakade)
             if cell > 0:
                 return cell
     return _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes,
-                        int(params[P_PROB_REJECT_RANDOM_SELF_ATARI]), nakade, cousin,
+                        int(params[P_PROB_REJECT_RANDOM_SELF_ATARI]), nakade,
                         int(params[P_PLAYOUT_EYEFIX]))
 
 

@@ -70,10 +70,6 @@ PLAYOUT_PATTERN2 = 0        #: 1: the playout's 3x3 shapes round the mover's own
 #                              too, not only round the opponent's last (Pachi's ``pattern2``):
 #                              in Go 29-20 in 49 and 50-43 in 93 (+26, 95% -44..+97),
 #                              undecided and shrinking, 5% more CPU a move (RESEARCH.md)
-PLAYOUT_COUSIN = 0          #: 1: a playout move refused as a self-atari gives way to the other
-#                              liberty of an enemy two-liberty group beside it (Pachi's
-#                              ``selfatari_other``; not in Loose): in Go 145-140 in 285 (+6,
-#                              95% -34..+46), H0, no cost in CPU (RESEARCH.md)
 PLAYOUT_EYEFIX = 0          #: per mille: a random playout move filling an own false eye takes,
 #                              or puts in atari, the enemy stone on its diagonal instead
 #                              (Pachi's ``eyefillrate`` redirect, 600 there; not in Loose):
@@ -98,7 +94,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
             "playout_ladders", "playout_pattern2", "prior_read", "read_budget",
             "prior_read_dead", "read_own", "read_atari", "read_kill_share", "shared_tree",
-            "playout_cousin", "playout_eyefix", "inherit_amaf")
+            "playout_eyefix", "inherit_amaf")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -120,7 +116,6 @@ RANGES = {
     "read_atari": (0, 1, True),
     "read_kill_share": (0, 1, False),
     "shared_tree": (0, 1, True),
-    "playout_cousin": (0, 1, True),
     "playout_eyefix": _PER_MILLE,
     "inherit_amaf": (0, 1e6, False),         # AMAF samples, like a prior's virtual simulations
     "max_moves": (1, 100_000, True),         # a playout's move cap; 0 would end every playout at once
@@ -204,7 +199,6 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "score_points": SCORE_POINTS * size * size,
         "heavy": int(heavy),
         "shared_tree": SHARED_TREE,
-        "playout_cousin": PLAYOUT_COUSIN,
         "playout_eyefix": PLAYOUT_EYEFIX,
         "inherit_amaf": INHERIT_AMAF,
     }
