@@ -628,44 +628,6 @@ def test_only_a_game_that_removes_captures_fills_eye_spaces_in_its_playouts():
             (variant in ("go", "terrain"))
 
 
-#: B2 is Black's false eye: White's C1 and C3 hold two of its diagonals; C1 is in atari (D1).
-EYE_FIX = """
-    . . . . . . . . .
-    . . . . . . . . .
-    . . . . . . . . .
-    . . . . . . . . .
-    . . . . . . . . .
-    X X X X . . . . .
-    X X O . . . . . .
-    X . X {d2} . . . . .
-    . X O . . . . . ."""
-
-
-@pytest.mark.parametrize("d2, redirect", ((".", "D1"), ("O", None)))
-def test_filling_a_false_eye_gives_way_to_taking_the_stone_that_makes_it_false(d2, redirect):
-    """``_eye_fix``: before a playout fills an own false eye, it takes an enemy stone in
-    atari on the eye's diagonal (the eye becomes real), unless the fill saves a group in
-    atari (here C2, once White holds D2), when it changes nothing."""
-    K = _backend.mirror
-    game = setup("go", EYE_FIX.format(d2=d2))
-    black = int(Color.BLACK)
-    eye = cell(game, "B2")
-    st, s = game.position.state.copy(), Workspace(game.size)
-    assert not K.is_own_eye(st, eye, black)     # false: two enemy diagonals
-    played = K._eye_fix(st, _ZOBRIST, s.work, s.spare, s.out, s.scratch, eye, black, True)
-    if redirect is None:
-        assert played == 0 and (st == game.position.state).all()
-    else:
-        assert played == cell(game, redirect)
-        assert st[K.BOARD, cell(game, "C1")] == K.EMPTY       # taken
-        assert K.is_own_eye(st, eye, black)                    # and the eye is real now
-    from gtp_engine.search.params import make_params
-    for variant in ("go", "loose", "goncrete", "disto", "terrain"):   # off: no gain measured
-        assert make_params(Game(variant, 9))[K.P_PLAYOUT_EYEFIX] == 0
-    assert make_params(game, playout_eyefix=600)[K.P_PLAYOUT_EYEFIX] == 600
-
-
-
 def test_the_playout_shapes_round_the_previous_move_too_only_with_pattern2():
     """``suggest_shape`` lists the empty points next to the last move whose 3x3 shape the
     table likes, and, given the mover's previous move, those next to it as well (each once);

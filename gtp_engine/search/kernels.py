@@ -164,11 +164,9 @@ P_READ_ATARI = 48         # 1: read an own group in atari next to the last move 
 P_READ_KILL_SHARE = 49    # share of P_PRIOR_READ that a killing move gets (a saving one gets all)
 P_SHARED_TREE = 50        # 1: threads share one tree; a descent adds a virtual loss to each node
 #                           on its way (one visit, no value) so that the others go elsewhere
-P_PLAYOUT_EYEFIX = 51    # per mille: a random move filling an own false eye takes (or puts in
-#                           atari) the enemy stone on its diagonal instead (``_eye_fix``)
-P_INHERIT_AMAF = 52      # AMAF samples a new node's children take over from the same moves at
+P_INHERIT_AMAF = 51      # AMAF samples a new node's children take over from the same moves at
 #                           its grandparent (same player to move), at that node's AMAF rate
-P_COUNT = 53
+P_COUNT = 52
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -801,71 +799,18 @@ def _acceptable(st, sx, cell, color, skip_eyes, reject_self_atari, nakade):
     return 1
 
 
-@jit
-def _play_if_acceptable(st, zob, work, spare, out, sx, cell, color, skip_eyes):
-    """Play ``cell`` for ``color`` if it passes the playout's filters with no self-atari at
-    all (a redirect is never a sacrifice) and is legal; whether it was played."""
-    ok = 1 if _plainly_acceptable(st, cell, color) else \
-        _acceptable(st, sx, cell, color, skip_eyes, 1, False)
-    return ok == 1 and play_inline(st, zob, work, spare, cell, color, out) == LEGAL
-
-
-@jit
-def _eye_fix(st, zob, work, spare, out, sx, cell, color, skip_eyes):
-    """Before ``color`` fills ``cell``, a false eye of its own (every neighbour a friend or
-    the edge) that saves no group in atari: play a liberty of an enemy stone on its diagonal
-    that has one or two (a capture or an atari; the first diagonal, in a fixed order, with an
-    acceptable one), so that the eye becomes real instead of filled (Pachi's ``eyefillrate``
-    redirect). Returns the cell played, or 0. Not in Loose, whose liberties are true ones
-    only."""
-    if st[HDR, H_CAPTURE] == CAPTURE_LOOSE:
-        return 0
-    w = int(st[HDR, H_WIDTH])
-    for q in (cell - 1, cell + 1, cell - w, cell + w):
-        v = st[BOARD, q]
-        if v == color:
-            if in_atari(st, st[GID, q]):
-                return 0   # the fill saves a group: no redirect
-        elif v != WALL and v != FORT:
-            return 0       # not eye-like
-    enemy = 3 - color
-    _, _, libs, _, _ = _blocks(st)
-    for q in (cell - w - 1, cell - w + 1, cell + w - 1, cell + w + 1):
-        if st[BOARD, q] != enemy:
-            continue
-        n = _group_libs(st, sx, int(st[GID, q]), 3, False)
-        if n > 2:
-            continue
-        a = int(sx[libs])
-        b = int(sx[libs + 1]) if n == 2 else 0
-        for j in range(2):   # not a tuple: numba types a and b apart (no liberty is ``cell``:
-            #                    every neighbour of a false eye is a friend or the edge)
-            target = a if j == 0 else b
-            if target != 0 and _play_if_acceptable(
-                    st, zob, work, spare, out, sx, target, color, skip_eyes):
-                return target
-    return 0
-
-
 @jit_inline
 def _try_placement(st, zob, work, spare, out, sx, cell, color, rng, skip_eyes, reject_joined,
-                   reject, nakade, eye_fix):
+                   reject, nakade):
     """One suggested placement through the playout's filters (``_acceptable``, with
     ``reject_joined`` for a self-atari of several stones and the per-mille ``reject`` for a
-    lone stone's): the cell played, or 0 when it is refused or illegal. With the per-mille
-    chance ``eye_fix``, an accepted fill of an own false eye gives way to what ``_eye_fix``
-    plays."""
+    lone stone's): the cell played, or 0 when it is refused or illegal."""
     plain = _plainly_acceptable(st, cell, color)
     ok = 1 if plain else _acceptable(st, sx, cell, color, skip_eyes, reject_joined, nakade)
     if ok == -1:
         ok = 0 if _chance(rng, reject) else 1
-    if ok == 1:
-        if not plain and eye_fix > 0 and _chance(rng, eye_fix):
-            redirect = _eye_fix(st, zob, work, spare, out, sx, cell, color, skip_eyes)
-            if redirect > 0:
-                return redirect
-        if play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
-            return cell
+    if ok == 1 and play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
+        return cell
     return 0
 
 
@@ -879,22 +824,21 @@ def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, rej
     for k in range(n):
         cell = int(sx[cand + (start + k) % n])
         played = _try_placement(st, zob, work, spare, out, sx, cell, color, rng, skip_eyes,
-                                reject, reject, nakade, 0)
+                                reject, reject, nakade)
         if played > 0:
             return played
     return 0
 
 
 @jit
-def _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes, reject, nakade, eye_fix):
-    """A random acceptable legal placement (or, with the per-mille chance ``eye_fix``, what
-    ``_eye_fix`` plays instead of filling an own false eye), or 0 (pass) when none is left."""
+def _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes, reject, nakade):
+    """A random acceptable legal placement, or 0 (pass) when none is left."""
     k = int(st[HDR, H_NEMPTY])
     while k > 0:
         i = next_random(rng) % k
         cell = int(st[EMPTIES, i])
         played = _try_placement(st, zob, work, spare, out, sx, cell, color, rng, skip_eyes,
-                                1, reject, nakade, eye_fix)
+                                1, reject, nakade)
         if played > 0:
             return played
         k -= 1   # move the refused cell out of the window (the list order is free)
@@ -955,8 +899,7 @@ def playout_move(st, zob, work, spare, out, sx, color, last, last2, rng, params,
             if cell > 0:
                 return cell
     return _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes,
-                        int(params[P_PROB_REJECT_RANDOM_SELF_ATARI]), nakade,
-                        int(params[P_PLAYOUT_EYEFIX]))
+                        int(params[P_PROB_REJECT_RANDOM_SELF_ATARI]), nakade)
 
 
 # --------------------------------------------------------------------------- the playout

@@ -70,11 +70,6 @@ PLAYOUT_PATTERN2 = 0        #: 1: the playout's 3x3 shapes round the mover's own
 #                              too, not only round the opponent's last (Pachi's ``pattern2``):
 #                              in Go 29-20 in 49 and 50-43 in 93 (+26, 95% -44..+97),
 #                              undecided and shrinking, 5% more CPU a move (RESEARCH.md)
-PLAYOUT_EYEFIX = 0          #: per mille: a random playout move filling an own false eye takes,
-#                              or puts in atari, the enemy stone on its diagonal instead
-#                              (Pachi's ``eyefillrate`` redirect, 600 there; not in Loose):
-#                              in Go 10-7 in 17 at 600, stopped early; at 600 with the race
-#                              redirect and self-atari refused at 600: 38-47, H0 (RESEARCH.md)
 INHERIT_AMAF = 0            #: AMAF samples a new node's placements take over from the same moves
 #                              two moves up (``kernels.inherit_amaf``; 0: none)
 
@@ -94,7 +89,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
             "playout_ladders", "playout_pattern2", "prior_read", "read_budget",
             "prior_read_dead", "read_own", "read_atari", "read_kill_share", "shared_tree",
-            "playout_eyefix", "inherit_amaf")
+            "inherit_amaf")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -116,7 +111,6 @@ RANGES = {
     "read_atari": (0, 1, True),
     "read_kill_share": (0, 1, False),
     "shared_tree": (0, 1, True),
-    "playout_eyefix": _PER_MILLE,
     "inherit_amaf": (0, 1e6, False),         # AMAF samples, like a prior's virtual simulations
     "max_moves": (1, 100_000, True),         # a playout's move cap; 0 would end every playout at once
     "learned_temperature": (0.01, 100, False),   # it divides
@@ -199,7 +193,6 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "score_points": SCORE_POINTS * size * size,
         "heavy": int(heavy),
         "shared_tree": SHARED_TREE,
-        "playout_eyefix": PLAYOUT_EYEFIX,
         "inherit_amaf": INHERIT_AMAF,
     }
     for name, value in overrides.items():
