@@ -186,7 +186,7 @@ def test_the_tree_gives_the_moves_the_model_likes_the_better_priors():
         tree, space = Tree(500), Workspace(game.size)
         root = tree.reset(None)
         K.expand(game.position.state.copy(), _ZOBRIST, space.work, space.spare, space.out,
-                 space.owner, space.scratch, tree.ti, tree.tf, tree.header, root, -1,
+                 space.owner, space.scratch, tree.ti, tree.tf, tree.header, root,
                  int(Color.BLACK), 0, 0, 0, make_params(game, **overrides), patterns.table(),
                  model)
         first, count = tree.ti[K.NI_FIRST, root], tree.ti[K.NI_COUNT, root]

@@ -457,46 +457,6 @@ def test_the_amaf_blend_follows_the_game_and_an_override_still_wins():
         params.make_params(Game("loose", 19))[K.P_RAVE_EQUIV]
 
 
-@pytest.mark.parametrize("cap", [0, 12])
-def test_a_new_node_takes_its_grandparents_amaf_for_the_same_moves_up_to_the_cap(cap):
-    from gtp_engine.search import patterns
-    from gtp_engine.search.params import make_params
-    from gtp_engine.search.tree import Tree
-    K = _backend.mirror
-    game = Game("go", 5)
-    space, tree = Workspace(5), Tree(200)
-    params = make_params(game, inherit_amaf=cap)
-    root = tree.reset(None)
-
-    def expand(node, grand, st, color):
-        assert K.expand(st, _ZOBRIST, space.work, space.spare, space.out, space.owner,
-                        space.scratch, tree.ti, tree.tf, tree.header, node, grand, int(color),
-                        0, 0, 0, params, patterns.table(), K.empty_model())
-        first = int(tree.ti[K.NI_FIRST, node])
-        return range(first, first + int(tree.ti[K.NI_COUNT, node]))
-
-    root_children = expand(root, -1, game.position.state.copy(), Color.BLACK)
-    assert all(tree.tf[K.NF_AVISITS, c] == 0 for c in root_children)
-    rates = {}
-    for k, c in enumerate(root_children):   # the grandparent's AMAF: 100 samples, rates apart
-        rates[int(tree.ti[K.NI_MOVE, c])] = (k % 7) / 7
-        tree.tf[K.NF_AVISITS, c] = 100
-        tree.tf[K.NF_AWINS, c] = 100 * (k % 7) / 7
-    played = [cell(game, "C3"), cell(game, "B2")]
-    game.play(Color.BLACK, parse_vertex("C3", 5))
-    game.play(Color.WHITE, parse_vertex("B2", 5))
-    node = root_children[0]     # stands for the grandchild: expand knows nodes by index only
-    children = expand(node, root, game.position.state.copy(), Color.BLACK)
-    moves = [int(tree.ti[K.NI_MOVE, c]) for c in children]
-    assert len(moves) == 24 and not set(played) & set(moves)
-    for c, move in zip(children, moves):
-        if move == K.PASS or cap == 0:
-            assert tree.tf[K.NF_AVISITS, c] == 0 and tree.tf[K.NF_AWINS, c] == 0
-        else:
-            assert tree.tf[K.NF_AVISITS, c] == cap
-            assert tree.tf[K.NF_AWINS, c] == pytest.approx(cap * rates[move])
-
-
 def test_the_playouts_shape_lookup_in_absolute_colours_agrees_with_the_players_view():
     """``pat3_raw`` with the table's second half (White to move) answers as ``pat3_code``, on
     every empty point of random positions with walls and forts."""

@@ -164,9 +164,7 @@ P_READ_ATARI = 48         # 1: read an own group in atari next to the last move 
 P_READ_KILL_SHARE = 49    # share of P_PRIOR_READ that a killing move gets (a saving one gets all)
 P_SHARED_TREE = 50        # 1: threads share one tree; a descent adds a virtual loss to each node
 #                           on its way (one visit, no value) so that the others go elsewhere
-P_INHERIT_AMAF = 51      # AMAF samples a new node's children take over from the same moves at
-#                           its grandparent (same player to move), at that node's AMAF rate
-P_COUNT = 52
+P_COUNT = 51
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -1478,17 +1476,14 @@ def _near_fort(st, cell, w):
 
 # --------------------------------------------------------------------------- the tree's steps
 @jit
-def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, grand, color, last, last2,
+def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last, last2,
            passes, params, pat3, model):
     """Give ``node`` (position ``st``, ``color`` to move, ``passes`` passes just made) one child
     per legal placement (not one's own single-point eye where the game says so) and a pass,
     with their priors: the hand-set ones (``prior``), plus, when ``model`` has weights and
     ``P_PRIOR_LEARNED`` is above 0, that many virtual wins for the learned model's first
     choice and exp((score - best) / ``P_LEARNED_TEMPERATURE``) of them for every other
-    placement. With ``P_INHERIT_AMAF`` above 0 and ``grand`` (the node two moves up, the same
-    player to move; -1 for none) expanded, each placement starts with up to that many AMAF
-    samples at the rate the same move has at ``grand`` (``inherit_amaf``). Returns False,
-    changing nothing, when the pool has no room.
+    placement. Returns False, changing nothing, when the pool has no room.
 
     The pass's prior: after the opponent's pass it ends the game, so its prior is the exact
     result for ``color`` (the tree must see a pass that wins, or it would never try it: a pass
@@ -1536,8 +1531,6 @@ def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, grand, colo
             tf[NF_PVISITS, child] += bonus
             tf[NF_PWINS, child] += bonus
     read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, last2, params)
-    if params[P_INHERIT_AMAF] > 0 and grand >= 0 and ti[NI_FIRST, grand] >= 0:
-        inherit_amaf(ti, tf, first, n, grand, size + 2, params[P_INHERIT_AMAF])
     ti[NI_MOVE, first + n] = PASS
     weight = params[P_PRIOR_PASS]
     if passes >= 1:
@@ -1600,40 +1593,6 @@ def candidate_features(st, zob, work, spare, out, sx, color, last, last2, params
             features[i, j] = feats[j]
         codes[i] = code
     return n
-
-
-@jit
-def _listing_rank(cell, w):
-    """Where ``cell`` comes in the order ``_placements`` lists cells (top row first)."""
-    return -(cell // w) * w + cell % w
-
-
-@jit
-def inherit_amaf(ti, tf, first, n, grand, w, cap):
-    """Start the AMAF statistics of the ``n`` placements from ``first`` with those of the same
-    moves among the children of ``grand`` (the same player to move, two moves earlier): up to
-    ``cap`` samples each, at the grandparent's AMAF rate for the move. The siblings' subtrees
-    have already read the replies there (Gelly and Silver's grandfather heuristic, on AMAF),
-    so a new node does not start blind to them. Both child lists are in ``_placements``'
-    order (passes last), so one merge walk pairs them."""
-    g = int(ti[NI_FIRST, grand])
-    g_end = g + int(ti[NI_COUNT, grand])
-    for child in range(first, first + n):
-        rank = _listing_rank(int(ti[NI_MOVE, child]), w)
-        while g < g_end:
-            gm = int(ti[NI_MOVE, g])
-            if gm != PASS and _listing_rank(gm, w) >= rank:
-                break
-            g += 1
-        if g >= g_end:
-            return
-        if int(ti[NI_MOVE, g]) != int(ti[NI_MOVE, child]):
-            continue
-        av = tf[NF_AVISITS, g]
-        if av > 0:
-            take = min(av, cap)
-            tf[NF_AVISITS, child] = take
-            tf[NF_AWINS, child] = tf[NF_AWINS, g] * (take / av)
 
 
 @jit
@@ -1724,9 +1683,8 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
                 if ti[NI_FLAGS, node] & FLAG_EXPANDING:
                     break
                 ti[NI_FLAGS, node] |= FLAG_EXPANDING
-            grand = int(path[depth - 2]) if depth >= 2 else -1
-            if not expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, grand,
-                          to_move, last, last2, passes, params, pat3, model):
+            if not expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, to_move,
+                          last, last2, passes, params, pat3, model):
                 ti[NI_FLAGS, node] &= ~FLAG_EXPANDING
                 break
         child = select(ti, tf, node, params)

@@ -70,8 +70,6 @@ PLAYOUT_PATTERN2 = 0        #: 1: the playout's 3x3 shapes round the mover's own
 #                              too, not only round the opponent's last (Pachi's ``pattern2``):
 #                              in Go 29-20 in 49 and 50-43 in 93 (+26, 95% -44..+97),
 #                              undecided and shrinking, 5% more CPU a move (RESEARCH.md)
-INHERIT_AMAF = 0            #: AMAF samples a new node's placements take over from the same moves
-#                              two moves up (``kernels.inherit_amaf``; 0: none)
 
 SHARED_TREE = 1             #: 1: the threads of a search share one tree (virtual losses keep
 #                              them apart); 0: one tree per thread, merged at the root (two
@@ -88,8 +86,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prob_reject_random_self_atari", "try_below", "score_weight", "score_points", "heavy",
             "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
             "playout_ladders", "playout_pattern2", "prior_read", "read_budget",
-            "prior_read_dead", "read_own", "read_atari", "read_kill_share", "shared_tree",
-            "inherit_amaf")
+            "prior_read_dead", "read_own", "read_atari", "read_kill_share", "shared_tree")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -111,7 +108,6 @@ RANGES = {
     "read_atari": (0, 1, True),
     "read_kill_share": (0, 1, False),
     "shared_tree": (0, 1, True),
-    "inherit_amaf": (0, 1e6, False),         # AMAF samples, like a prior's virtual simulations
     "max_moves": (1, 100_000, True),         # a playout's move cap; 0 would end every playout at once
     "learned_temperature": (0.01, 100, False),   # it divides
     "try_below": (0, 1, False),              # a value: 0 never chooses again without AMAF
@@ -193,7 +189,6 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "score_points": SCORE_POINTS * size * size,
         "heavy": int(heavy),
         "shared_tree": SHARED_TREE,
-        "inherit_amaf": INHERIT_AMAF,
     }
     for name, value in overrides.items():
         values[name] = check_tunable(name, value)
