@@ -588,6 +588,95 @@ def test_only_a_game_that_removes_captures_fills_eye_spaces_in_its_playouts():
             (variant in ("go", "terrain"))
 
 
+#: White's last move D2 left Black's C1-C3 with three liberties (C4 D3 D1); White's A3 B3
+#: B2 B1 beside them have two (A2 A1): Black's counter-atari is at one of those.
+COUNTER_ATARI = """
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    X X . . . . .
+    O O X . . . .
+    . O X O . . .
+    . O X . . . ."""
+
+
+def _groups_and_liberties(st, K, w):
+    """{cell: (colour, frozenset of the group's cells, frozenset of its liberties)} by flood
+    fill over the board alone: the plain reference for the kernels' incremental groups."""
+    found = {}
+    for start in range(len(st[K.BOARD])):
+        colour = int(st[K.BOARD, start])
+        if colour not in (K.BLACK, K.WHITE) or start in found:
+            continue
+        stones, libs, todo = {start}, set(), [start]
+        while todo:
+            c = todo.pop()
+            for q in (c - 1, c + 1, c - w, c + w):
+                if st[K.BOARD, q] == colour and q not in stones:
+                    stones.add(q)
+                    todo.append(q)
+                elif st[K.BOARD, q] == K.EMPTY:
+                    libs.add(q)
+        entry = (colour, frozenset(stones), frozenset(libs))
+        for c in stones:
+            found[c] = entry
+    return found
+
+
+def _counter_ataris(st, K, w, color, last):
+    groups = _groups_and_liberties(st, K, w)
+    result = set()
+    for q in (last - 1, last + 1, last - w, last + w,
+              last - w - 1, last - w + 1, last + w - 1, last + w + 1):
+        if q in groups and groups[q][0] == color and 3 <= len(groups[q][2]) <= 4:
+            for s in groups[q][1]:
+                for e in (s - 1, s + 1, s - w, s + w):
+                    if e in groups and groups[e][0] == 3 - color and len(groups[e][2]) == 2:
+                        result |= groups[e][2]
+    return result
+
+
+def test_a_race_the_last_move_began_is_answered_by_an_atari_on_the_short_enemy_group():
+    """``suggest_counter_atari``: when the last move leaves an own group (next to it or
+    diagonal) with three or four liberties, the liberties of each enemy two-liberty group
+    touching that group are the candidates (either puts it in atari). Checked on the diagram,
+    then against a flood-fill count on every point of random positions, as the last move;
+    never in Loose (true liberties)."""
+    K = _backend.mirror
+    game = setup("go", COUNTER_ATARI)
+    st, space = game.position.state.copy(), Workspace(game.size)
+    _, cand, _, _, _ = K._blocks(st)
+
+    def suggested(st, color, last):
+        n = K.suggest_counter_atari(st, space.scratch, color, last)
+        listed = [int(space.scratch[cand + i]) for i in range(n)]
+        assert len(listed) == len(set(listed))
+        return set(listed)
+
+    black = int(Color.BLACK)
+    assert suggested(st, black, cell(game, "D2")) == {cell(game, "A2"), cell(game, "A1")}
+    assert suggested(st, black, cell(game, "G7")) == set()     # far from the race
+    assert suggested(st, int(Color.WHITE), cell(game, "D2")) == set()   # White's C-group: none
+    w, rng, checked = game.size + 2, random.Random(26), 0
+    for variant in ("go", "goncrete", "loose"):
+        game = Game(variant, 7)
+        for _ in range(45):
+            legal = game.legal_moves(game.to_move)
+            if game.over or not legal:
+                break
+            game.play(game.to_move, rng.choice(legal))
+            st = game.position.state.copy()
+            for last in range(w, w * (w - 1)):
+                if not 0 < last % w <= game.size:
+                    continue
+                for color in (black, int(Color.WHITE)):
+                    expected = set() if variant == "loose" else _counter_ataris(st, K, w, color,
+                                                                                 last)
+                    assert suggested(st, color, last) == expected
+                    checked += len(expected)
+    assert checked > 50     # the random positions did hold such races
+
+
 def test_the_playout_shapes_round_the_previous_move_too_only_with_pattern2():
     """``suggest_shape`` lists the empty points next to the last move whose 3x3 shape the
     table likes, and, given the mover's previous move, those next to it as well (each once);

@@ -164,7 +164,9 @@ P_READ_ATARI = 48         # 1: read an own group in atari next to the last move 
 P_READ_KILL_SHARE = 49    # share of P_PRIOR_READ that a killing move gets (a saving one gets all)
 P_SHARED_TREE = 50        # 1: threads share one tree; a descent adds a virtual loss to each node
 #                           on its way (one visit, no value) so that the others go elsewhere
-P_COUNT = 51
+P_PROB_NLIB = 51          # per mille: a playout defends an own group the last move left with 3
+#                           or 4 liberties by an atari on an enemy two-liberty neighbour of it
+P_COUNT = 52
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -578,6 +580,45 @@ def _escape_points(st, zob, work, spare, out, sx, root, color, n, ladders):
     return n
 
 
+@jit
+def suggest_counter_atari(st, sx, color, last):
+    """Where ``color`` puts in atari an enemy group of two liberties that touches an own
+    group the last move (next to it or diagonal) left with three or four liberties: in a
+    capturing race that has just begun, the enemy's short group is the one to attack first
+    (Pachi's ``nlib`` defence). Not in Loose (true liberties). Returns the candidate count."""
+    if st[HDR, H_CAPTURE] == CAPTURE_LOOSE:
+        return 0
+    w = int(st[HDR, H_WIDTH])
+    enemy = 3 - color
+    _, _, libs, _, _ = _blocks(st)
+    n = 0
+    done = 0
+    for q in (last - 1, last + 1, last - w, last + w,
+              last - w - 1, last - w + 1, last + w - 1, last + w + 1):
+        if st[BOARD, q] != color:
+            continue
+        root = int(st[GID, q])
+        if root == done:
+            continue
+        done = root
+        count = _group_libs(st, sx, root, 5, False)
+        if count < 3 or count > 4:
+            continue
+        s = root
+        while True:
+            for e in (s - 1, s + 1, s - w, s + w):
+                if st[BOARD, e] == enemy and _group_libs(st, sx, int(st[GID, e]), 3,
+                                                         False) == 2:
+                    a = int(sx[libs])
+                    b = int(sx[libs + 1])
+                    n = _add_candidate(st, sx, n, a)
+                    n = _add_candidate(st, sx, n, b)
+            s = int(st[NXT, s])
+            if s == root:
+                break
+    return n
+
+
 # --------------------------------------------------------------------------- ladders
 # A simple ladder reader: the defender always extends on its last liberty, the attacker always
 # ataris again, so one line of play and no branching (a loop, no recursion, no allocation). It
@@ -874,8 +915,9 @@ def playout_move(st, zob, work, spare, out, sx, color, last, last2, rng, params,
     """Choose and play one playout move for ``color``; returns its cell, or 0 for a pass.
 
     The suggestions in order, each tried with its probability: tactics near the last move
-    (capture, escape), good 3x3 shapes around it (and, with ``P_PLAYOUT_PATTERN2``, around
-    ``last2``, the mover's own previous placement), then a random move."""
+    (capture, escape), with ``P_PROB_NLIB`` a counter-atari in a race the last move began
+    (``suggest_counter_atari``), good 3x3 shapes around it (and, with ``P_PLAYOUT_PATTERN2``,
+    around ``last2``, the mover's own previous placement), then a random move."""
     skip_eyes = params[P_SKIP_EYES] != 0
     if params[P_HEAVY] == 0:
         return _light_move(st, zob, work, spare, out, color, rng, skip_eyes)
@@ -885,6 +927,12 @@ def playout_move(st, zob, work, spare, out, sx, color, last, last2, rng, params,
         if _chance(rng, int(params[P_PROB_CAPTURE])):
             n = suggest_tactics(st, zob, work, spare, out, sx, color, last,
                                 reads_ladders_in_playouts(params))
+            cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject,
+                                   nakade)
+            if cell > 0:
+                return cell
+        if params[P_PROB_NLIB] > 0 and _chance(rng, int(params[P_PROB_NLIB])):
+            n = suggest_counter_atari(st, sx, color, last)
             cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject,
                                    nakade)
             if cell > 0:

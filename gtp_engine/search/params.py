@@ -54,6 +54,9 @@ SCORE_POINTS = 0.5          #: the margin that counts in full: this share of the
 #                              (``make_params`` turns it into points; an override gives points)
 PROB_CAPTURE = 900          #: per mille: the playout looks for captures and escapes first
 PROB_PATTERN = 950          #: per mille: then for good shapes round the last move
+PROB_NLIB = 0               #: per mille: before the shapes, an atari on an enemy two-liberty
+#                              group touching an own group the last move left with 3 or 4
+#                              liberties (``kernels.suggest_counter_atari``; Pachi's ``nlibrate``, 25%)
 PROB_REJECT_SELF_ATARI = 900   #: per mille: a suggested lone-stone self-atari is refused
 PROB_REJECT_RANDOM_SELF_ATARI = 500   #: per mille: the same for a random move
 PLAYOUT_NAKADE = 0          #: 1: a self-atari of several stones in a nakade shape inside the
@@ -82,7 +85,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_ladder_run", "prior_ladder_capture", "prior_self_atari", "prior_self_meal",
             "prior_starve", "prior_eye", "prior_near1", "prior_near2", "prior_near3",
             "prior_edge_empty", "prior_third_empty", "prior_mountain", "prior_water", "prior_fort",
-            "prior_pass", "prob_capture", "prob_pattern", "prob_reject_self_atari",
+            "prior_pass", "prob_capture", "prob_pattern", "prob_nlib", "prob_reject_self_atari",
             "prob_reject_random_self_atari", "try_below", "score_weight", "score_points", "heavy",
             "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
             "playout_ladders", "playout_pattern2", "prior_read", "read_budget",
@@ -171,6 +174,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "prior_pass": PRIOR_PASS,
         "prob_capture": PROB_CAPTURE,
         "prob_pattern": PROB_PATTERN,
+        "prob_nlib": PROB_NLIB,
         "prob_reject_self_atari": PROB_REJECT_SELF_ATARI,
         "prob_reject_random_self_atari": PROB_REJECT_RANDOM_SELF_ATARI,
         "prior_learned": PRIOR_LEARNED,
