@@ -590,29 +590,34 @@ def suggest_counter_atari(st, sx, color, last):
         return 0
     w = int(st[HDR, H_WIDTH])
     enemy = 3 - color
-    _, _, libs, _, _ = _blocks(st)
+    mark, _, libs, _, _ = _blocks(st)
+    seen = _new_stamp(sx)   # on group roots, stones: the liberty walks mark empty points only
     n = 0
-    done = 0
     for q in (last - 1, last + 1, last - w, last + w,
               last - w - 1, last - w + 1, last + w - 1, last + w + 1):
         if st[BOARD, q] != color:
             continue
         root = int(st[GID, q])
-        if root == done:
+        if sx[mark + root] == seen:
             continue
-        done = root
+        sx[mark + root] = seen
+        if st[GLIBS, root] < 3:   # pseudo-liberties bound the real ones from above
+            continue
         count = _group_libs(st, sx, root, 5, False)
         if count < 3 or count > 4:
             continue
         s = root
         while True:
             for e in (s - 1, s + 1, s - w, s + w):
-                if st[BOARD, e] == enemy and _group_libs(st, sx, int(st[GID, e]), 3,
-                                                         False) == 2:
-                    a = int(sx[libs])
-                    b = int(sx[libs + 1])
-                    n = _add_candidate(st, sx, n, a)
-                    n = _add_candidate(st, sx, n, b)
+                if st[BOARD, e] != enemy:
+                    continue
+                other = int(st[GID, e])
+                if sx[mark + other] == seen or st[GLIBS, other] < 2:
+                    continue
+                sx[mark + other] = seen
+                if _group_libs(st, sx, other, 3, False) == 2:
+                    n = _add_candidate(st, sx, n, int(sx[libs]))
+                    n = _add_candidate(st, sx, n, int(sx[libs + 1]))
             s = int(st[NXT, s])
             if s == root:
                 break
