@@ -675,6 +675,10 @@ def test_a_race_the_last_move_began_is_answered_by_an_atari_on_the_short_enemy_g
                     assert suggested(st, color, last) == expected
                     checked += len(expected)
     assert checked > 50     # the random positions did hold such races
+    from gtp_engine.search.params import make_params
+    for variant in ("go", "loose", "goncrete", "disto", "terrain"):   # off until a match says
+        assert make_params(Game(variant, 9))[K.P_PROB_NLIB] == 0
+    assert make_params(Game("go", 9), prob_nlib=250)[K.P_PROB_NLIB] == 250
 
 
 def test_the_playout_shapes_round_the_previous_move_too_only_with_pattern2():
