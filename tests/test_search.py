@@ -676,9 +676,35 @@ def test_a_race_the_last_move_began_is_answered_by_an_atari_on_the_short_enemy_g
                     checked += len(expected)
     assert checked > 50     # the random positions did hold such races
     from gtp_engine.search.params import make_params
-    for variant in ("go", "loose", "goncrete", "disto", "terrain"):   # off until a match says
+    assert make_params(Game("go", 9))[K.P_PROB_NLIB] == 250     # measured better in Go
+    for variant in ("loose", "goncrete", "disto", "terrain"):    # off until a match says
         assert make_params(Game(variant, 9))[K.P_PROB_NLIB] == 0
-    assert make_params(Game("go", 9), prob_nlib=250)[K.P_PROB_NLIB] == 250
+    assert make_params(Game("go", 9), prob_nlib=0)[K.P_PROB_NLIB] == 0
+
+
+def test_a_playout_move_plays_the_counter_atari_with_its_probability():
+    """``playout_move`` with the capture and shape steps off: at ``prob_nlib`` 1000 Black
+    answers D2 in the race diagram by an atari on the two-liberty White group every time; at 0
+    the move is the random one and lands there only by chance. Both ataris are lone-stone
+    self-ataris here, which the playout's filter refuses as from any step, so it is off."""
+    from gtp_engine.search import patterns
+    from gtp_engine.search.params import make_params
+    K = _backend.mirror
+    game = setup("go", COUNTER_ATARI)
+    ataris = {cell(game, "A2"), cell(game, "A1")}
+    pat3 = patterns.table()
+
+    def played(prob_nlib, seed):
+        space = Workspace(game.size)
+        st = game.position.state.copy()
+        space.rng[0] = seed
+        params = make_params(game, prob_capture=0, prob_pattern=0, prob_nlib=prob_nlib,
+                             prob_reject_self_atari=0, prob_reject_random_self_atari=0)
+        return K.playout_move(st, _ZOBRIST, space.work, space.spare, space.out, space.scratch,
+                              int(Color.BLACK), cell(game, "D2"), 0, space.rng, params, pat3)
+
+    assert all(played(1000, seed) in ataris for seed in range(1, 41))
+    assert sum(played(0, seed) in ataris for seed in range(1, 41)) < 20
 
 
 def test_the_playout_shapes_round_the_previous_move_too_only_with_pattern2():
