@@ -56,9 +56,9 @@ PROB_CAPTURE = 900          #: per mille: the playout looks for captures and esc
 PROB_PATTERN = 950          #: per mille: then for good shapes round the last move
 PROB_NLIB = 0               #: per mille: before the shapes, an atari on an enemy two-liberty
 #                              group touching an own group the last move left with 3 or 4
-#                              liberties (``kernels.suggest_counter_atari``; Pachi's ``nlibrate``, 25%)
+#                              liberties (``kernels.suggest_counter_atari``; Pachi's ``nlibrate``)
 PROB_NLIB_BY_GAME = {"go": 250}   #: games measured better with it (RESEARCH.md: +65 in Go at
-#   a second's simulations, H1 after 170 games, for about 12% more CPU a move); the others untested
+#   a second's simulations, H1 after 170 games, for about 12% more CPU a move); others untested
 PROB_REJECT_SELF_ATARI = 900   #: per mille: a suggested lone-stone self-atari is refused
 PROB_REJECT_RANDOM_SELF_ATARI = 500   #: per mille: the same for a random move
 PLAYOUT_NAKADE = 0          #: 1: a self-atari of several stones in a nakade shape inside the
