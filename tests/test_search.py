@@ -805,8 +805,10 @@ def test_the_vital_point_of_the_eye_space_the_last_move_touched_is_suggested():
                         found += expected is not None
     assert found > 20     # the random positions did hold such eye spaces
     from gtp_engine.search.params import make_params
-    for variant in ("go", "loose", "goncrete", "disto", "terrain"):    # off until a match says
+    assert make_params(Game("go", 9))[K.P_PROB_VITAL] == 800     # measured better in Go
+    for variant in ("loose", "goncrete", "disto", "terrain"):    # off until a match says
         assert make_params(Game(variant, 9))[K.P_PROB_VITAL] == 0
+    assert make_params(Game("go", 9), prob_vital=0)[K.P_PROB_VITAL] == 0
 
 
 def test_the_playout_shapes_round_the_previous_move_too_only_with_pattern2():

@@ -62,6 +62,8 @@ PROB_NLIB_BY_GAME = {"go": 250}   #: games measured better with it (RESEARCH.md:
 PROB_VITAL = 0              #: per mille: after those, the vital point of the enemy's eye space
 #                              the last move touched (``kernels.suggest_vital_point``; Pachi's
 #                              nakade check, 80%)
+PROB_VITAL_BY_GAME = {"go": 800}   #: games measured better with it (RESEARCH.md: Go at a
+#   second's simulations, H1, for about 10% more CPU a move); others untested
 PROB_REJECT_SELF_ATARI = 900   #: per mille: a suggested lone-stone self-atari is refused
 PROB_REJECT_RANDOM_SELF_ATARI = 500   #: per mille: the same for a random move
 PLAYOUT_NAKADE = 0          #: 1: a self-atari of several stones in a nakade shape inside the
@@ -181,7 +183,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "prob_capture": PROB_CAPTURE,
         "prob_pattern": PROB_PATTERN,
         "prob_nlib": PROB_NLIB_BY_GAME.get(game.rules.name, PROB_NLIB),
-        "prob_vital": PROB_VITAL,
+        "prob_vital": PROB_VITAL_BY_GAME.get(game.rules.name, PROB_VITAL),
         "prob_reject_self_atari": PROB_REJECT_SELF_ATARI,
         "prob_reject_random_self_atari": PROB_REJECT_RANDOM_SELF_ATARI,
         "prior_learned": PRIOR_LEARNED,
