@@ -707,6 +707,110 @@ def test_a_playout_move_plays_the_counter_atari_with_its_probability():
     assert sum(played(0, seed) in ataris for seed in range(1, 41)) < 20
 
 
+def _vital_point(st, K, w, color, last):
+    """The plain reading of ``kernels.suggest_vital_point``: the eye space by flood fill, the
+    vital point by its shape's name."""
+    board = st[K.BOARD]
+
+    def around(c):
+        return (c - 1, c + 1, c - w, c + w)
+
+    empties = [q for q in around(last) if board[q] == K.EMPTY]
+    if not empties or any(abs(q - empties[0]) not in (1, w - 1, w, w + 1) for q in empties[1:]):
+        return None
+    area, todo = {empties[0]}, [empties[0]]
+    while todo:
+        p = todo.pop()
+        for q in around(p):
+            if board[q] == color:
+                return None
+            if board[q] == K.EMPTY and q not in area:
+                area.add(q)
+                todo.append(q)
+    if not 3 <= len(area) <= 6:
+        return None
+    inside = {p: sum(q in area for q in around(p)) for p in area}
+    counts = sorted(inside.values())
+    centre = [p for p in area if inside[p] == max(counts)]
+    named = {(3, (1, 1, 2)): 2, (4, (1, 1, 1, 3)): 3, (5, (1, 2, 2, 2, 3)): 3,
+             (5, (1, 1, 1, 1, 4)): 4, (6, (1, 2, 2, 2, 2, 3)): None,
+             (6, (1, 1, 2, 2, 2, 4)): 4}   # three, pyramid, bulky, cross, -, rabbity six
+    most = named.get((len(area), tuple(counts)))
+    if most is None or len(centre) != 1:
+        return None
+    return centre[0]
+
+
+#: White's wall round an eye space of three points (B2 C2 D2); White's last move B1.
+VITAL_THREE = """
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    O O O O O . .
+    O . . . O . .
+    O O O O O . ."""
+
+
+def test_the_vital_point_of_the_eye_space_the_last_move_touched_is_suggested():
+    """``suggest_vital_point`` (Pachi's nakade check): next to White's last move, the middle of
+    a three-point eye space; the centre of the pyramid four; nothing in a square four, a space
+    Black already holds a stone beside, or far from the last move. Then against a flood-fill
+    reading of the shapes (three, pyramid four, bulky and crossed five, rabbity six) for every
+    point as the last move of random positions."""
+    K = _backend.mirror
+    black = int(Color.BLACK)
+
+    def suggested(game, last, color=black):
+        space = Workspace(game.size)
+        n = K.suggest_vital_point(game.position.state, space.scratch, color,
+                                  cell(game, last) if isinstance(last, str) else last)
+        _, cand, _, _, _ = K._blocks(game.position.state)
+        return [int(space.scratch[cand + i]) for i in range(n)]
+
+    game = setup("go", VITAL_THREE)
+    assert suggested(game, "B1") == [cell(game, "C2")]
+    assert suggested(game, "C1") == [cell(game, "C2")]
+    assert suggested(game, "E2") == []      # next to the eye space and to the outside
+    assert suggested(game, "F6") == []
+    assert suggested(game, "B1", int(Color.WHITE)) == []     # its own eye space
+    pyramid = setup("go", VITAL_THREE.replace(". . . . . . .\n    O O O O O",
+                                              ". . O . . . .\n    O O . O O"))
+    assert suggested(pyramid, "B1") == [cell(pyramid, "C2")]
+    held = setup("go", VITAL_THREE.replace("O . . . O", "O . . X O"))
+    assert suggested(held, "B1") == []
+    square = setup("go", VITAL_THREE.replace(". . . . . . .\n    O O O O O",
+                                             ". O O . . . .\n    O . . O O")
+                                    .replace("O . . . O", "O . . O O"))
+    assert suggested(square, "A2") == []
+    w, rng, found = 9, random.Random(52), 0
+    for variant in ("go", "goncrete", "terrain"):
+        for _ in range(8):
+            game = Game(variant, 7)
+            for move in range(80):
+                legal = game.legal_moves(game.to_move)
+                if game.over or not legal:
+                    break
+                game.play(game.to_move, rng.choice(legal))
+                if move < 30:
+                    continue
+                st = game.position.state.copy()
+                for last in range(w, w * (w - 1)):
+                    if st[K.BOARD, last] not in (K.BLACK, K.WHITE):
+                        continue
+                    for color in (black, int(Color.WHITE)):
+                        expected = _vital_point(st, K, w, color, last)
+                        assert suggested(game, last, color) == ([] if expected is None
+                                                                else [expected])
+                        found += expected is not None
+    assert found > 20     # the random positions did hold such eye spaces
+    from gtp_engine.search.params import make_params
+    assert make_params(Game("go", 9))[K.P_PROB_VITAL] == 800     # measured better in Go
+    for variant in ("loose", "goncrete", "disto", "terrain"):    # off until a match says
+        assert make_params(Game(variant, 9))[K.P_PROB_VITAL] == 0
+    assert make_params(Game("go", 9), prob_vital=0)[K.P_PROB_VITAL] == 0
+
+
 def test_the_playout_shapes_round_the_previous_move_too_only_with_pattern2():
     """``suggest_shape`` lists the empty points next to the last move whose 3x3 shape the
     table likes, and, given the mover's previous move, those next to it as well (each once);

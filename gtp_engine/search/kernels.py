@@ -166,7 +166,9 @@ P_SHARED_TREE = 50        # 1: threads share one tree; a descent adds a virtual 
 #                           on its way (one visit, no value) so that the others go elsewhere
 P_PROB_NLIB = 51          # per mille: a playout defends an own group the last move left with 3
 #                           or 4 liberties by an atari on an enemy two-liberty neighbour of it
-P_COUNT = 52
+P_PROB_VITAL = 52         # per mille: a playout takes the vital point of the eye space the last
+#                           move touched (``suggest_vital_point``)
+P_COUNT = 53
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -624,6 +626,93 @@ def suggest_counter_atari(st, sx, color, last):
     return n
 
 
+VITAL_AREA = 6   # the largest eye space with a vital point (the rabbity six)
+
+
+@jit
+def suggest_vital_point(st, sx, color, last):
+    """The vital point of the enemy's eye space beside the last move, where ``color`` kills
+    (Pachi's nakade check): the empty points next to ``last`` (which must touch one another,
+    diagonals included) and the empty points joined to them make an area of three to six
+    points bordered by enemy stones and the edge only; its vital point is the middle of a
+    three, the centre of the pyramid four, of the bulky or crossed five and of the rabbity six
+    (other shapes have none). Returns the candidate count (0 or 1)."""
+    w = int(st[HDR, H_WIDTH])
+    mark, cand, libs, _, _ = _blocks(st)
+    first = 0
+    for q in (last - 1, last + 1, last - w, last + w):
+        if st[BOARD, q] == EMPTY:
+            if first == 0:
+                first = q
+            else:
+                d = q - first
+                if not (d == 1 or d == -1 or d == w or d == -w or d == w + 1 or d == w - 1
+                        or d == -w + 1 or d == -w - 1):
+                    return 0   # no single eye space
+    if first == 0:
+        return 0
+    stamp = _new_stamp(sx)
+    sx[mark + first] = stamp
+    sx[libs] = first
+    n = 1
+    i = 0
+    while i < n:
+        p = int(sx[libs + i])
+        for q in (p - 1, p + 1, p - w, p + w):
+            v = st[BOARD, q]
+            if v == color:
+                return 0   # not the enemy's alone
+            if v == EMPTY and sx[mark + q] != stamp:
+                if n == VITAL_AREA:
+                    return 0   # too large to be one eye's
+                sx[mark + q] = stamp
+                sx[libs + n] = q
+                n += 1
+        i += 1
+    if n < 3:
+        return 0
+    # each point's neighbours inside the area, and how many points have 1..4 of them
+    by1 = 0
+    by2 = 0
+    by3 = 0
+    by4 = 0
+    at2 = 0
+    at3 = 0
+    at4 = 0
+    for k in range(n):
+        p = int(sx[libs + k])
+        inside = 0
+        for q in (p - 1, p + 1, p - w, p + w):
+            if sx[mark + q] == stamp and st[BOARD, q] == EMPTY:
+                inside += 1
+        if inside == 1:
+            by1 += 1
+        elif inside == 2:
+            by2 += 1
+            at2 = p
+        elif inside == 3:
+            by3 += 1
+            at3 = p
+        elif inside == 4:
+            by4 += 1
+            at4 = p
+    vital = 0
+    if n == 3:
+        vital = at2
+    elif n == 4 and by3 == 1:
+        vital = at3
+    elif n == 5 and by3 == 1 and by1 == 1:
+        vital = at3
+    elif n == 5 and by4 == 1:
+        vital = at4
+    elif n == 6 and by4 == 1 and by2 == 3:
+        vital = at4
+    if vital == 0:
+        return 0
+    sx[cand] = vital
+    return 1
+
+
 # --------------------------------------------------------------------------- ladders
 # A simple ladder reader: the defender always extends on its last liberty, the attacker always
 # ataris again, so one line of play and no branching (a loop, no recursion, no allocation). It
@@ -921,8 +1010,10 @@ def playout_move(st, zob, work, spare, out, sx, color, last, last2, rng, params,
 
     The suggestions in order, each tried with its probability: tactics near the last move
     (capture, escape), with ``P_PROB_NLIB`` a counter-atari in a race the last move began
-    (``suggest_counter_atari``), good 3x3 shapes around it (and, with ``P_PLAYOUT_PATTERN2``,
-    around ``last2``, the mover's own previous placement), then a random move."""
+    (``suggest_counter_atari``), with ``P_PROB_VITAL`` the vital point of the eye space it
+    touched (``suggest_vital_point``), good 3x3 shapes around it (and, with
+    ``P_PLAYOUT_PATTERN2``, around ``last2``, the mover's own previous placement), then a
+    random move."""
     skip_eyes = params[P_SKIP_EYES] != 0
     if params[P_HEAVY] == 0:
         return _light_move(st, zob, work, spare, out, color, rng, skip_eyes)
@@ -938,6 +1029,12 @@ def playout_move(st, zob, work, spare, out, sx, color, last, last2, rng, params,
                 return cell
         if params[P_PROB_NLIB] > 0 and _chance(rng, int(params[P_PROB_NLIB])):
             n = suggest_counter_atari(st, sx, color, last)
+            cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject,
+                                   nakade)
+            if cell > 0:
+                return cell
+        if params[P_PROB_VITAL] > 0 and _chance(rng, int(params[P_PROB_VITAL])):
+            n = suggest_vital_point(st, sx, color, last)
             cell = _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject,
                                    nakade)
             if cell > 0:

@@ -59,6 +59,11 @@ PROB_NLIB = 0               #: per mille: before the shapes, an atari on an enem
 #                              liberties (``kernels.suggest_counter_atari``; Pachi's ``nlibrate``)
 PROB_NLIB_BY_GAME = {"go": 250}   #: games measured better with it (RESEARCH.md: +65 in Go at
 #   a second's simulations, H1 after 170 games, for about 12% more CPU a move); others untested
+PROB_VITAL = 0              #: per mille: after those, the vital point of the enemy's eye space
+#                              the last move touched (``kernels.suggest_vital_point``; Pachi's
+#                              nakade check, 80%)
+PROB_VITAL_BY_GAME = {"go": 800}   #: games measured better with it (RESEARCH.md: Go at a
+#   second's simulations, H1, for about 10% more CPU a move); others untested
 PROB_REJECT_SELF_ATARI = 900   #: per mille: a suggested lone-stone self-atari is refused
 PROB_REJECT_RANDOM_SELF_ATARI = 500   #: per mille: the same for a random move
 PLAYOUT_NAKADE = 0          #: 1: a self-atari of several stones in a nakade shape inside the
@@ -87,11 +92,12 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_ladder_run", "prior_ladder_capture", "prior_self_atari", "prior_self_meal",
             "prior_starve", "prior_eye", "prior_near1", "prior_near2", "prior_near3",
             "prior_edge_empty", "prior_third_empty", "prior_mountain", "prior_water", "prior_fort",
-            "prior_pass", "prob_capture", "prob_pattern", "prob_nlib", "prob_reject_self_atari",
-            "prob_reject_random_self_atari", "try_below", "score_weight", "score_points", "heavy",
-            "read_ladders", "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
-            "playout_ladders", "playout_pattern2", "prior_read", "read_budget",
-            "prior_read_dead", "read_own", "read_atari", "read_kill_share", "shared_tree")
+            "prior_pass", "prob_capture", "prob_pattern", "prob_nlib", "prob_vital",
+            "prob_reject_self_atari", "prob_reject_random_self_atari", "try_below",
+            "score_weight", "score_points", "heavy", "read_ladders", "max_moves", "prior_learned",
+            "learned_temperature", "playout_nakade", "playout_ladders", "playout_pattern2",
+            "prior_read", "read_budget", "prior_read_dead", "read_own", "read_atari",
+            "read_kill_share", "shared_tree")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -177,6 +183,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "prob_capture": PROB_CAPTURE,
         "prob_pattern": PROB_PATTERN,
         "prob_nlib": PROB_NLIB_BY_GAME.get(game.rules.name, PROB_NLIB),
+        "prob_vital": PROB_VITAL_BY_GAME.get(game.rules.name, PROB_VITAL),
         "prob_reject_self_atari": PROB_REJECT_SELF_ATARI,
         "prob_reject_random_self_atari": PROB_REJECT_RANDOM_SELF_ATARI,
         "prior_learned": PRIOR_LEARNED,
