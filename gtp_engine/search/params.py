@@ -62,8 +62,8 @@ PROB_NLIB_BY_GAME = {"go": 250}   #: games measured better with it (RESEARCH.md:
 PROB_VITAL = 0              #: per mille: after those, the vital point of the enemy's eye space
 #                              the last move touched (``kernels.suggest_vital_point``; Pachi's
 #                              nakade check, 80%)
-PROB_VITAL_BY_GAME = {"go": 800}   #: games measured better with it (RESEARCH.md: Go at a
-#   second's simulations, H1, for about 10% more CPU a move); others untested
+PROB_VITAL_BY_GAME = {"go": 800}   #: games measured better with it (RESEARCH.md: +105 in Go at
+#   a second's simulations, H1 after 83 games, for about 9% more CPU a move); others untested
 PROB_REJECT_SELF_ATARI = 900   #: per mille: a suggested lone-stone self-atari is refused
 PROB_REJECT_RANDOM_SELF_ATARI = 500   #: per mille: the same for a random move
 PLAYOUT_NAKADE = 0          #: 1: a self-atari of several stones in a nakade shape inside the
