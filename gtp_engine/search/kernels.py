@@ -644,11 +644,8 @@ def suggest_vital_point(st, sx, color, last):
         if st[BOARD, q] == EMPTY:
             if first == 0:
                 first = q
-            else:
-                d = q - first
-                if not (d == 1 or d == -1 or d == w or d == -w or d == w + 1 or d == w - 1
-                        or d == -w + 1 or d == -w - 1):
-                    return 0   # no single eye space
+            elif _distance(q, first, w) > 3:
+                return 0   # not touching (diagonally at most): no single eye space
     if first == 0:
         return 0
     stamp = _new_stamp(sx)
@@ -683,7 +680,7 @@ def suggest_vital_point(st, sx, color, last):
         p = int(sx[libs + k])
         inside = 0
         for q in (p - 1, p + 1, p - w, p + w):
-            if sx[mark + q] == stamp and st[BOARD, q] == EMPTY:
+            if sx[mark + q] == stamp:   # only the area's points carry this stamp
                 inside += 1
         if inside == 1:
             by1 += 1
