@@ -10,7 +10,8 @@ not a test).
 ``collect`` reads a match directory (the match runner's ``results.json`` and ``game-*.sgf``, Go
 only) and, in each game engine ``--engine`` (A or B) lost (every game with ``--all``), asks
 Pachi (built with ``make DCNN=0``; one thread) for its move and win rate at every position, at
-``--playouts``, until the engine's win rate has stayed below 10% for three of its moves. A
+``--playouts``, until the engine's win rate has stayed below 10% for three of its moves
+(``--from-game N`` skips the games before the Nth, to go on with a stopped collection). A
 move of the engine's is a problem when the judge's win rate for it fell by ``--drop`` or more
 (before the move, against after it from the opponent's side) while the judge preferred another
 move. Each such pair is then searched again by a second Pachi at ``--confirm`` playouts from
@@ -130,8 +131,9 @@ def collect(args) -> int:
     out = open(args.out, "a")
     kept = 0
     try:
-        for entry in results["games"]:
-            if not entry.get("sgf") or (not args.all and entry.get("winner") == args.engine):
+        for number, entry in enumerate(results["games"], 1):
+            if (number < args.from_game or not entry.get("sgf")
+                    or (not args.all and entry.get("winner") == args.engine)):
                 continue
             ours = "b" if entry["black"] == args.engine else "w"
             game = sgf.game_from_sgf((run / entry["sgf"]).read_bytes())
@@ -277,6 +279,8 @@ def main(argv=None) -> int:
     c.add_argument("--drop", type=float, default=0.12, help="the win rate a move must lose (0.12)")
     c.add_argument("--margin", type=float, default=0.10,
                    help="the judge's move's lead, confirmed (0.10)")
+    c.add_argument("--from-game", type=int, default=1,
+                   help="skip the games before this one (1: all), to go on with a stopped collection")
     c.add_argument("--out", required=True, help="the problems file (appended)")
     r = sub.add_parser("run", help="search the problems with engines")
     r.add_argument("problems")
