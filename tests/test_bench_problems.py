@@ -1,6 +1,7 @@
 """The problems benchmark (``scripts/bench_problems.py run``) sets each problem's position up
 on a real engine, reads the engine's choice and the root's visits from its
-``kata-genmove_analyze`` answer (the last ``info`` line), and counts the judge's and the losing move by those choices.
+``kata-genmove_analyze`` answer (the last ``info`` line), and counts the judge's and the losing
+move by those choices.
 
 The problem here has one right answer: White to move takes three Black stones in atari
 (B4-C4-D4, whose last liberty is C3); any search of a few hundred simulations takes them."""
