@@ -51,6 +51,7 @@ if __package__ in (None, ""):  # run as a file: make the repository importable
 
 import sgf  # noqa: E402
 from gtp_engine.coords import format_vertex  # noqa: E402
+from gtp_engine.files import write_atomically  # noqa: E402
 from gtp_engine.match.gtp_client import GtpEngine  # noqa: E402
 
 _WINNER = re.compile(r"WINNER is (\S+) with score ([\d.]+)%")
@@ -128,7 +129,8 @@ def collect(args) -> int:
         raise SystemExit("collect: Pachi judges Go games only")
     judge = Pachi(args.pachi, args.playouts)
     confirm = Pachi(args.pachi, args.confirm)
-    out = open(args.out, "a")
+    out = Path(args.out)
+    text = out.read_text() if out.exists() else ""
     kept = 0
     try:
         for number, entry in enumerate(results["games"], 1):
@@ -167,14 +169,13 @@ def collect(args) -> int:
                       f"against {checked['good']:.2f}{' kept' if keep else ''}", flush=True)
                 if keep:
                     kept += 1
-                    out.write(json.dumps({
+                    text += json.dumps({
                         "size": size, "komi": komi, "moves": moves[:i], "color": ours,
                         "bad": moves[i].upper(), "good": choice,
                         "bad_value": round(checked["bad"], 3), "good_value": round(checked["good"], 3),
-                        "source": f"{run.name}/{entry['sgf']} move {i + 1}"}) + "\n")
-                    out.flush()
+                        "source": f"{run.name}/{entry['sgf']} move {i + 1}"}) + "\n"
+                    write_atomically(out, text)   # each at once: a stopped collection keeps them
     finally:
-        out.close()
         judge.close()
         confirm.close()
     print(f"{kept} problems written to {args.out}")
@@ -281,7 +282,7 @@ def main(argv=None) -> int:
                    help="the judge's move's lead, confirmed (0.10)")
     c.add_argument("--from-game", type=int, default=1,
                    help="skip the games before this one (1: all), to go on with a stopped collection")
-    c.add_argument("--out", required=True, help="the problems file (appended)")
+    c.add_argument("--out", required=True, help="the problems file (added to)")
     r = sub.add_parser("run", help="search the problems with engines")
     r.add_argument("problems")
     r.add_argument("--engine", action="append", required=True, help="GTP command; {seed}")
