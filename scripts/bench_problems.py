@@ -35,7 +35,6 @@ engine's gain here says where to look, not that it plays better (matches decide 
 
 import argparse
 import json
-import math
 import queue
 import re
 import subprocess
@@ -53,10 +52,12 @@ import sgf  # noqa: E402
 from gtp_engine.coords import format_vertex  # noqa: E402
 from gtp_engine.files import write_atomically  # noqa: E402
 from gtp_engine.match.gtp_client import GtpEngine  # noqa: E402
+from gtp_engine.match.stats import wilson_interval  # noqa: E402
 
 _WINNER = re.compile(r"WINNER is (\S+) with score ([\d.]+)%")
 _LOST_BELOW = 0.10        #: the engine's win rate under which its game is given up as lost
 _LOST_MOVES = 3           #: ... for this many of its moves in a row
+_KEYS = ("size", "komi", "moves", "color", "good", "bad", "source")   #: what ``run`` reads
 
 
 class Pachi:
@@ -182,16 +183,6 @@ def collect(args) -> int:
     return 0
 
 
-def _wilson(k: int, n: int):
-    if n == 0:
-        return 0.0, 0.0, 1.0
-    z = 1.96
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return p, max(0.0, centre - half), min(1.0, centre + half)
-
-
 def _last_info(text: str) -> Dict[str, int]:
     """Visits by move in the last ``info`` line of a genmove_analyze answer."""
     lines = [line for line in text.splitlines() if line.startswith("info")]
@@ -234,9 +225,21 @@ def search_problems(command: str, problems: List[dict], seed: int, plain: bool):
 
 
 def run(args) -> int:
-    problems = [json.loads(line) for line in open(args.problems) if line.strip()]
+    problems = []
+    for number, line in enumerate(Path(args.problems).read_text().splitlines(), 1):
+        if line.strip():
+            try:
+                problem = json.loads(line)
+            except ValueError as err:
+                raise SystemExit(f"{args.problems}, line {number}: not JSON ({err})")
+            missing = [key for key in _KEYS if not isinstance(problem, dict) or key not in problem]
+            if missing:
+                raise SystemExit(f"{args.problems}, line {number}: no {', '.join(missing)}")
+            problems.append(problem)
     if args.limit:
         problems = problems[:args.limit]
+    if not problems or args.seeds < 1:
+        raise SystemExit(f"nothing to search: {len(problems)} problems, {args.seeds} seeds")
     rows = {}
     for command in args.engine:
         rows[command] = [search_problems(command, problems, seed, args.plain)
@@ -245,13 +248,13 @@ def run(args) -> int:
     for number, command in enumerate(args.engine, 1):
         answers = [a for per_seed in rows[command] for a in per_seed]
         n = len(answers)
-        good = sum(1 for i, per_seed in enumerate(rows[command]) for j, a in enumerate(per_seed)
+        good = sum(1 for per_seed in rows[command] for j, a in enumerate(per_seed)
                    if a[0] == problems[j]["good"])
         bad = sum(1 for per_seed in rows[command] for j, a in enumerate(per_seed)
                   if a[0] == problems[j]["bad"])
         shares = [a[1] for a in answers if a[1] is not None]
-        p, lo, hi = _wilson(good, n)
-        q, qlo, qhi = _wilson(bad, n)
+        p, (lo, hi) = good / n, wilson_interval(good, n)
+        q, (qlo, qhi) = bad / n, wilson_interval(bad, n)
         share = f"{sum(shares) / len(shares):.3f}" if shares else "-"
         print(f"engine {number}: judge's move {good}/{n} {p:.1%} ({lo:.1%}..{hi:.1%}), "
               f"losing move {bad}/{n} {q:.1%} ({qlo:.1%}..{qhi:.1%}), judge's move's visit "
