@@ -60,67 +60,40 @@ _LOST_MOVES = 3           #: ... for this many of its moves in a row
 _KEYS = ("size", "komi", "moves", "color", "good", "bad", "source")   #: what ``run`` reads
 
 
-class Pachi:
-    """A Pachi process at a fixed number of playouts a move, whose ``genmove`` also returns its
-    win rate for the player to move (read from the ``*** WINNER`` line on its stderr)."""
+def set_up(engine: GtpEngine, size: int, komi: float, moves: List[str]) -> None:
+    """The position after ``moves`` (colours alternating from Black's) on a fresh board."""
+    engine.send(f"boardsize {size}")
+    engine.send("clear_board")
+    engine.send(f"komi {komi}")
+    for i, move in enumerate(moves):
+        engine.send(f"play {'bw'[i % 2]} {move}")
+
+
+class Pachi(GtpEngine):
+    """A Pachi process at a fixed number of playouts a move whose ``judge`` gives its move and
+    its win rate for the player to move (read from the ``*** WINNER`` line on its stderr)."""
 
     def __init__(self, directory: str, playouts: int):
-        self.process = subprocess.Popen(
-            ["./pachi", "-t", f"={playouts}", "threads=1,resign_threshold=0"], cwd=directory,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self._errors: "queue.Queue[str]" = queue.Queue()
+        super().__init__(["./pachi", "-t", f"={playouts}", "threads=1,resign_threshold=0"],
+                         label="pachi", stderr=subprocess.PIPE, cwd=directory)
+        self._errors: "queue.Queue[bytes]" = queue.Queue()
         threading.Thread(target=self._drain, daemon=True).start()
 
     def _drain(self):
         for line in self.process.stderr:
             self._errors.put(line)
 
-    def send(self, command: str) -> str:
-        self.process.stdin.write(command + "\n")
-        self.process.stdin.flush()
-        lines = []
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError(f"pachi exited during {command!r}")
-            if not line.strip():
-                if lines:
-                    break
-                continue
-            lines.append(line.strip())
-        if not lines[0].startswith("="):
-            raise RuntimeError(f"pachi refused {command!r}: {' '.join(lines)}")
-        return lines[0][1:].strip()
-
-    def setup(self, size: int, komi: float, moves: List[str]):
-        self.send(f"boardsize {size}")
-        self.send("clear_board")
-        self.send(f"komi {komi}")
-        for i, move in enumerate(moves):
-            self.send(f"play {'bw'[i % 2]} {move}")
-
     def judge(self, color: str):
         """(Pachi's move, its win rate for ``color``), the position left as it was."""
         while not self._errors.empty():
             self._errors.get()
-        move = self.send(f"genmove {color}")
+        move = self.send(f"genmove {color}", timeout=None)
         while True:
-            found = _WINNER.search(self._errors.get(timeout=600))
+            found = _WINNER.search(self._errors.get(timeout=600).decode("utf-8", "replace"))
             if found:
                 break
         self.send("undo")
-        return move.upper(), float(found.group(2)) / 100
-
-    def close(self):
-        try:
-            self.send("quit")
-        except (RuntimeError, OSError):
-            pass
-        self.process.wait(timeout=10)
-
-
-def _vertex(point) -> str:
-    return "pass" if point is None else format_vertex(point)
+        return move.strip().upper(), float(found.group(2)) / 100
 
 
 def collect(args) -> int:
@@ -141,8 +114,8 @@ def collect(args) -> int:
             ours = "b" if entry["black"] == args.engine else "w"
             game = sgf.game_from_sgf((run / entry["sgf"]).read_bytes())
             size, komi = game.size, game.komi
-            moves = [_vertex(record.point) for record in game.moves]
-            judge.setup(size, komi, [])
+            moves = [format_vertex(record.point) for record in game.moves]
+            set_up(judge, size, komi, [])
             values: List[Optional[tuple]] = []
             low = 0
             for i, move in enumerate(moves):
@@ -162,7 +135,7 @@ def collect(args) -> int:
                     continue
                 checked = {}
                 for name, move in (("bad", moves[i]), ("good", choice)):
-                    confirm.setup(size, komi, moves[:i] + [move])
+                    set_up(confirm, size, komi, moves[:i] + [move])
                     checked[name] = 1.0 - confirm.judge("bw"[(i + 1) % 2])[1]
                 keep = checked["good"] - checked["bad"] >= args.margin
                 print(f"{entry['sgf']} move {i + 1} {ours}: played {moves[i]} ({before:.2f} -> "
@@ -203,11 +176,7 @@ def search_problems(command: str, problems: List[dict], seed: int, plain: bool):
     answers = []
     try:
         for problem in problems:
-            engine.send(f"boardsize {problem['size']}")
-            engine.send("clear_board")
-            engine.send(f"komi {problem['komi']}")
-            for i, move in enumerate(problem["moves"]):
-                engine.send(f"play {'bw'[i % 2]} {move}")
+            set_up(engine, problem["size"], problem["komi"], problem["moves"])
             start = time.monotonic()
             if plain:
                 move, share = engine.send(f"genmove {problem['color']}", timeout=None), None
