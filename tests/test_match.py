@@ -17,6 +17,7 @@ from gtp_engine.coords import Color
 from gtp_engine.gtp.handicap import fixed_handicap_points
 from gtp_engine.match.referee import Clock, TimeControl
 from gtp_engine.match.runner import MatchConfig, expand_command, main
+from gtp_engine.match import stats
 from gtp_engine.match.stats import Sprt, elo_difference, format_summary, summarize, wilson_interval
 from gtp_engine.rules import find_rules
 
@@ -167,6 +168,61 @@ def test_a_decision_stands_when_a_game_under_way_finishes_after_it():
     assert report["llr"] < report["bounds"][1]
     undecided = test.report(games[:11])
     assert undecided["verdict"] == "continue" and undecided["decided_after"] is None
+
+
+def _paired(points_per_pair):
+    """Game records of complete pairs, each pair given as A's points in its two games."""
+    games = []
+    for pair, points in enumerate(points_per_pair):
+        for k, p in enumerate(points):
+            games.append({"index": 2 * pair + k, "winner": "A" if p == 1 else "B" if p == 0 else None})
+    return games
+
+
+def test_pairs_won_twice_over_weigh_as_one_walds_win_each():
+    s0, s1 = 0.5, 1 / (1 + 10 ** (-100 / 400))
+    test = Sprt(0, 100, pairs=True)
+    assert test.pair_llr({2.0: 6}) == pytest.approx(6 * math.log(s1 / s0), rel=1e-3)
+    assert test.pair_llr({0.0: 6}) == pytest.approx(6 * math.log((1 - s1) / (1 - s0)), rel=1e-3)
+    assert test.report(_paired([(1, 1)] * 6))["verdict"] == "continue"   # Wald: H1 after 12
+
+
+def test_the_likeliest_distribution_has_the_mean_asked_and_the_frequencies_when_they_have_it():
+    counts = {0.0: 3, 0.25: 1, 0.5: 10, 0.75: 2, 1.0: 4}
+    for mean in (0.3, 0.5, 0.62):
+        p = stats._likeliest_with_mean(counts, mean)
+        assert sum(p.values()) == pytest.approx(1)
+        assert sum(x * q for x, q in p.items()) == pytest.approx(mean)
+    seen = sum(x * n for x, n in counts.items()) / sum(counts.values())
+    p = stats._likeliest_with_mean(counts, seen)
+    assert all(p[x] == pytest.approx(n / 20) for x, n in counts.items())
+
+
+def test_split_pairs_decide_sooner_as_pairs_than_as_independent_games():
+    # 56% of the games, most pairs split: the pairs' scores spread less than 2 independent
+    # games' would, so the same games carry more evidence read as pairs
+    pairs = [(1, 0)] * 60 + [(1, 1)] * 25 + [(0, 0)] * 13
+    games = _paired(pairs)
+    wald = Sprt(0, 60).report(games)
+    paired = Sprt(0, 60, pairs=True).report(games)
+    assert paired["pairs"] == 98 and 0 < wald["llr"] < paired["llr"]
+    # pairs that split no more often than independent games would: no such gain
+    independent = _paired([(1, 0)] * 24 + [(0, 1)] * 25 + [(1, 1)] * 31 + [(0, 0)] * 18)
+    assert Sprt(0, 60, pairs=True).report(independent)["llr"] <= Sprt(0, 60).report(independent)["llr"] + 0.1
+    # a pair weighs only once complete: its first game alone changes nothing
+    assert Sprt(0, 60, pairs=True).report(games[:1])["llr"] == 0
+
+
+def test_sprt_pairs_in_a_match_and_its_misuse(tmp_path, capsys):
+    resigner = fake("--fault", "resign", "--at", "1", "--seed", "{seed}")
+    code, results, stdout, _ = run_match(capsys, tmp_path / "m", fake("--seed", "1"), resigner,
+                                         "--size", "5", "--games", "40", "--jobs", "1",
+                                         "--sprt", "0,100", "--sprt-pairs")
+    test = results["summary"]["sprt"]
+    assert code == 0 and test["verdict"] == "H1" and test["pairs"] == results["games_played"] // 2
+    assert f"LLR over {test['pairs']} pairs" in stdout
+    code, results, _, err = run_match(capsys, tmp_path / "n", fake(), fake(), "--sprt-pairs")
+    assert code == 2 and results is None and "--sprt-pairs needs --sprt" in err
 
 
 @pytest.mark.parametrize("elo, alpha, message", [("30,0", 0.05, "elo0 < elo1"), ("0", 0.05, "two Elo"),
