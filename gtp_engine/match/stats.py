@@ -153,6 +153,7 @@ _PSEUDO_PAIRS = 1e-3
 
 
 def _points_a(game: dict) -> float:
+    """A's points in one game record: 1 a win, 0.5 a draw, 0 a loss."""
     return 1.0 if game["winner"] == "A" else 0.5 if game["winner"] is None else 0.0
 
 
@@ -246,7 +247,7 @@ def _pairs(records: List[dict]) -> Dict[str, int]:
     counts = {"A": 0, "split": 0, "B": 0}
     for pair in by_pair.values():
         if len(pair) == 2:
-            points = sum(1.0 if r["winner"] == "A" else 0.5 if r["winner"] is None else 0.0 for r in pair)
+            points = sum(_points_a(r) for r in pair)
             counts["A" if points == 2 else "B" if points == 0 else "split"] += 1
     return counts
 
