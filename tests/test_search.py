@@ -176,6 +176,86 @@ def test_a_simulations_value_keeps_any_win_above_any_loss_and_grows_with_the_mar
     assert ka.score_value(0.0, -3.0, make_params(Game("go", 9), score_weight=0.0)) == 0.0
 
 
+def test_a_target_margin_values_reaching_it_and_never_lifts_a_loss_above_a_win():
+    """With a target of B+10 (weight 0.2): a win by more than 10 is worth 0.2 more than a win
+    by less, a tie at the target half that; a loss stays below any win. White's target (W+10)
+    is Black's margin -10: White's value rises past it. Without a target nothing changes."""
+    from gtp_engine.search.params import make_params
+    ka = _backend.compile_now()
+    game = Game("go", 9)
+    plain = make_params(game)
+    black = make_params(game, target_margin=10.0)
+    assert black[ka.P_TARGET_WEIGHT] == 0.2 and plain[ka.P_TARGET_WEIGHT] == 0.0
+    small, big = ka.score_value(1.0, 9.5, black), ka.score_value(1.0, 10.5, black)
+    assert big - small == pytest.approx(0.2 + 0.05 * 1.0 / 81, abs=1e-9)
+    assert ka.score_value(1.0, 10.0, black) == pytest.approx((small + big) / 2, abs=1e-3)
+    assert ka.score_value(0.0, -0.5, black) < 0.5 < small
+    white = make_params(game, target_margin=-10.0)
+    assert (1 - ka.score_value(1.0, -10.5, white)) - (1 - ka.score_value(1.0, -9.5, white)) \
+        == pytest.approx(0.2 + 0.05 / 81, abs=1e-9)
+    for win, margin in ((1.0, 3.5), (0.0, -20.5), (1.0, 60.0)):
+        assert ka.score_value(win, margin, plain) == \
+            ka.score_value(win, margin, make_params(game, target_margin=0.0))
+    assert make_params(game, target_margin=10.0, target_weight=0.0)[ka.P_TARGET_WEIGHT] == 0.0
+
+
+def test_the_target_margin_follows_the_same_colours_last_search():
+    """The target comes from the colour's own previous genmove: none below TARGET_FROM, half
+    the expected lead from TARGET_FULL on, White's as a negative margin of Black's; none after
+    the opponent's pass or when that search was not the one two moves ago; far behind, to
+    lose by less than the loss expected (``target_behind`` 1), or not at all with it 0."""
+    from gtp_engine.search import player as player_module
+    search = player()
+    game = Game("go", 9, 7.5)
+    for vertex in ("E5", "C3"):
+        game.play(game.to_move, parse_vertex(vertex, 9))
+    history = game.history_id
+    search._outlook = {(history, Color.BLACK): (0, 0.97, 21.0), (history, Color.WHITE): (1, 0.9, 8.0)}
+    assert search.target_margin(game, Color.BLACK) == 10.0
+    game.play(Color.BLACK, parse_vertex("G7", 9))
+    assert search.target_margin(game, Color.WHITE) == -2.0   # halfway up the ramp: a quarter
+    search._outlook[(history, Color.WHITE)] = (1, 0.8, 30.0)
+    assert search.target_margin(game, Color.WHITE) == 0.0
+    game.play(Color.WHITE, None)
+    search._outlook[(history, Color.BLACK)] = (2, 0.99, 30.0)
+    assert search.target_margin(game, Color.BLACK) == 0.0    # after a pass: the exact result
+    assert search.target_margin(Game("go", 9), Color.BLACK) == 0.0
+    handicap = Game("go", 9, 0.5)
+    handicap.place_handicap([parse_vertex(v, 9) for v in ("C3", "G7", "G3")])
+    handicap.play(Color.WHITE, parse_vertex("E5", 9))
+    handicap.play(Color.BLACK, parse_vertex("C7", 9))
+    search._outlook = {(handicap.history_id, Color.WHITE): (0, 0.02, -31.4)}
+    assert search.target_margin(handicap, Color.WHITE) == 31.0   # Black's margin: lose by < 31
+    search._outlook[(handicap.history_id, Color.WHITE)] = (0, 0.2, -31.4)
+    assert search.target_margin(handicap, Color.WHITE) == 0.0
+    game.play(Color.BLACK, parse_vertex("C7", 9))
+    search._outlook = {(game.history_id, Color.BLACK): (len(game.moves) - 2, 0.1, -12.0)}
+    assert search.target_margin(game, Color.BLACK) == -12.0
+    quiet = SearchPlayer(SearchSettings(playouts=100, overrides=(("target_behind", 0.0),)))
+    quiet._outlook = dict(search._outlook)
+    assert quiet.target_margin(game, Color.BLACK) == 0.0
+    assert player_module.TARGET_FROM < player_module.TARGET_FULL
+
+
+def test_a_won_position_plays_for_the_larger_win_and_says_so():
+    """Black far ahead (the previous search saw it won by 40): the search's simulations are
+    valued by a target, the analysis carries it, the summary names it, and the reported win
+    rate is the game's own (the same count of won simulations decides it)."""
+    game = setup("go", """
+        . X . O .
+        X X . O O
+        . X . O .
+        X X . O O
+        . X . O .
+    """, komi=0.5)
+    search = player(playouts=400, seed=3)
+    search._outlook = {(game.history_id, Color.BLACK): (len(game.moves) - 2, 0.99, 9.0)}
+    move, analysis = search.genmove(game, Color.BLACK)
+    assert analysis.target_margin == 4.0
+    assert "win by more than 4" in SearchPlayer.summary(analysis)
+    assert search._outlook[(game.history_id, Color.BLACK)][0] == len(game.moves)
+
+
 def test_when_every_move_loses_the_tree_prefers_the_smaller_loss():
     """Two children that lost every one of their 1,000 simulations, one by 5 points, one by 60:
     the selection goes to the smaller loss (it went by the result alone, a tie)."""

@@ -168,7 +168,9 @@ P_PROB_NLIB = 51          # per mille: a playout defends an own group the last m
 #                           or 4 liberties by an atari on an enemy two-liberty neighbour of it
 P_PROB_VITAL = 52         # per mille: a playout takes the vital point of the eye space the last
 #                           move touched (``suggest_vital_point``)
-P_COUNT = 53
+P_TARGET_WEIGHT = 53      # share of a simulation's value that goes by reaching the target margin
+P_TARGET_MARGIN = 54      # Black's margin (points) above which a simulation reaches the target
+P_COUNT = 55
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -1110,18 +1112,28 @@ def black_result(st, work, owner, params, final):
 
 @jit
 def score_value(win, margin, params):
-    """Black's value of a simulation: its result (1, 0.5, 0) and, with weight
+    """Black's value of a simulation: its result (1, 0.5, 0); with weight
     ``P_SCORE_WEIGHT``, its margin in points scaled to 0..1 (``P_SCORE_POINTS`` or more ahead
-    is 1, as much behind 0). A weight below one half keeps any win above any loss."""
+    is 1, as much behind 0); and with weight ``P_TARGET_WEIGHT``, whether Black's margin is
+    above ``P_TARGET_MARGIN`` (1, equal 0.5, below 0): the margin the player to move plays for
+    (``player.target_margin``), above 0 for a Black that wants more than a win, below 0 for a
+    White that does. Weights that add up to less than one half keep any win above any loss."""
     weight = params[P_SCORE_WEIGHT]
+    target = params[P_TARGET_WEIGHT]
+    if target > 0:
+        t = params[P_TARGET_MARGIN]
+        reached = 1.0 if margin > t else (0.5 if margin == t else 0.0)
+        value = (1.0 - weight - target) * win + target * reached
+    else:
+        value = (1.0 - weight) * win
     if weight <= 0:
-        return win
+        return value
     m = margin / params[P_SCORE_POINTS]
     if m > 1.0:
         m = 1.0
     elif m < -1.0:
         m = -1.0
-    return (1.0 - weight) * win + weight * (0.5 + 0.5 * m)
+    return value + weight * (0.5 + 0.5 * m)
 
 
 # --------------------------------------------------------------------------- fights

@@ -52,6 +52,13 @@ TRY_BELOW = 0.1             #: a choice below this value is made again without A
 SCORE_WEIGHT = 0.05         #: share of a simulation's value that its margin gives (kernels.score_value)
 SCORE_POINTS = 0.5          #: the margin that counts in full: this share of the board's points
 #                              (``make_params`` turns it into points; an override gives points)
+TARGET_WEIGHT = 0.2         #: share of a simulation's value that reaching the target margin gives
+#                              (kernels.score_value; the player sets the target, ``target_margin``;
+#                              0: play for the win alone, as before)
+TARGET_SHARE = 0.5          #: the target of a player whose last search saw the game won: this
+#                              share of the lead it expected (``player.target_margin``)
+TARGET_BEHIND = 1.0         #: of a player whose last search saw it lost: this share of the
+#                              loss it expected, as the loss to stay under (0: none)
 PROB_CAPTURE = 900          #: per mille: the playout looks for captures and escapes first
 PROB_PATTERN = 950          #: per mille: then for good shapes round the last move
 PROB_NLIB = 0               #: per mille: before the shapes, an atari on an enemy two-liberty
@@ -94,10 +101,13 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_edge_empty", "prior_third_empty", "prior_mountain", "prior_water", "prior_fort",
             "prior_pass", "prob_capture", "prob_pattern", "prob_nlib", "prob_vital",
             "prob_reject_self_atari", "prob_reject_random_self_atari", "try_below",
-            "score_weight", "score_points", "heavy", "read_ladders", "max_moves", "prior_learned",
-            "learned_temperature", "playout_nakade", "playout_ladders", "playout_pattern2",
-            "prior_read", "read_budget", "prior_read_dead", "read_own", "read_atari",
-            "read_kill_share", "shared_tree")
+            "score_weight", "score_points", "target_weight", "heavy", "read_ladders",
+            "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
+            "playout_ladders", "playout_pattern2", "prior_read", "read_budget",
+            "prior_read_dead", "read_own", "read_atari", "read_kill_share", "shared_tree",
+            "target_share", "target_behind")
+#: the tunables the player reads (``SearchPlayer``), not the kernels: not in the array
+PLAYER_TUNABLES = ("target_share", "target_behind")
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -123,6 +133,9 @@ RANGES = {
     "learned_temperature": (0.01, 100, False),   # it divides
     "try_below": (0, 1, False),              # a value: 0 never chooses again without AMAF
     "score_weight": (0, 1, False),           # 0: wins alone, 1: the margin alone
+    "target_weight": (0, 0.45, False),       # with score_weight below 0.05, a win stays a win
+    "target_share": (0, 1, False),
+    "target_behind": (0, 1, False),
     "score_points": (1, 1e6, False),         # points (the margin is divided by it)
 }
 
@@ -139,10 +152,13 @@ def check_tunable(name: str, value: float) -> float:
     return value
 
 
-def make_params(game, heavy: bool = True, learned: bool = False, **overrides) -> np.ndarray:
+def make_params(game, heavy: bool = True, learned: bool = False, target_margin: float = 0.0,
+                **overrides) -> np.ndarray:
     """The parameter array for searching ``game`` (a ``game.Game``); ``learned``: a learned
     move model exists for it (``knowledge.py``); where it gives priors (``prior_learned``
     above 0) the bonus near the last move is ``PRIOR_NEAR_WITH_MODEL``, not ``PRIOR_NEAR``.
+    ``target_margin``: Black's margin in points that the player to move plays for besides the
+    win (``player.target_margin``); 0 with no target, which also turns ``target_weight`` off.
     ``overrides`` set any tunable by its name in lower case, e.g. ``rave_equiv=1000`` (tuning
     and tests)."""
     size = game.size
@@ -200,11 +216,17 @@ def make_params(game, heavy: bool = True, learned: bool = False, **overrides) ->
         "try_below": TRY_BELOW,
         "score_weight": SCORE_WEIGHT,
         "score_points": SCORE_POINTS * size * size,
+        "target_weight": TARGET_WEIGHT,
         "heavy": int(heavy),
         "shared_tree": SHARED_TREE,
     }
     for name, value in overrides.items():
-        values[name] = check_tunable(name, value)
+        value = check_tunable(name, value)
+        if name not in PLAYER_TUNABLES:
+            values[name] = value
+    values["target_margin"] = float(target_margin)
+    if target_margin == 0:
+        values["target_weight"] = 0.0   # no target: the value of a simulation is as it always was
     params = np.zeros(K.P_COUNT, np.float64)
     for name, value in values.items():
         params[getattr(K, "P_" + name.upper())] = float(value)

@@ -25,7 +25,7 @@ from ..board import _backend as board_backend
 from ..coords import Color, Move
 from ..errors import RulesError
 from . import _backend, book, knowledge, patterns
-from .params import SHARED_TREE, make_params
+from .params import SHARED_TREE, TARGET_BEHIND, TARGET_SHARE, make_params
 from .tree import BYTES_PER_NODE, Base, Tree, Workspace
 
 K = _backend.mirror
@@ -43,6 +43,8 @@ DEAD = 0.5                       #: ownership beyond which a stone counts as dea
 RESIGN_MOVES = 3                 #: own moves in a row below the threshold before resigning
 HOPELESS = 0.02                  #: win rate below which playing on gains nothing
 COMPACT_AT = 0.5                 #: share of the pool in use that makes a search drop the rest
+TARGET_FROM = 0.85               #: win rate from which ``genmove`` plays for more than a win
+TARGET_FULL = 0.95               #: ... and from which for the whole ``target_share`` of its lead
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,8 @@ class Analysis:
     nodes: int = 0
     cpu_seconds: float = 0.0       #: processor time of the simulations (all threads)
     ownership_stdev: List[float] = field(default_factory=list)
+    #: Black's margin the search played for besides the win (``target_margin``; 0: none)
+    target_margin: float = 0.0
 
     @property
     def visits(self) -> int:
@@ -158,6 +162,7 @@ class SearchPlayer:
         self._trees: List[Tree] = []
         self._spaces: List[Workspace] = []
         self._low: dict = {}          # colour -> own moves in a row below the resign threshold
+        self._outlook: dict = {}      # (game, colour) -> (moves, win rate, lead) of its last genmove
         self._lock = threading.Lock()
 
     # ----------------------------------------------------------------- memory
@@ -235,7 +240,8 @@ class SearchPlayer:
     def search(self, game, color: Color, seconds: Optional[float] = None,
                playouts: Optional[int] = None, stop: Optional[threading.Event] = None,
                progress: Optional[Callable[["Analysis"], None]] = None,
-               progress_interval: float = 1.0, early_stop: bool = True) -> Analysis:
+               progress_interval: float = 1.0, early_stop: bool = True,
+               target_margin: float = 0.0) -> Analysis:
         """Search the position of ``game`` for ``color`` to move.
 
         The budget is ``seconds`` and/or ``playouts`` (simulations in all); with neither, the
@@ -243,14 +249,17 @@ class SearchPlayer:
         are compiled a playout budget is capped at ``MIRROR_TIME_CAP`` seconds. ``stop`` ends
         it early; ``progress`` is called with a fresh analysis every ``progress_interval``
         seconds (analysis streams, live views). ``early_stop`` ends a timed search once the
-        best move cannot change. Thread-safe against concurrent readers of the result only.
+        best move cannot change. ``target_margin``: Black's margin that the simulations reaching
+        it are valued for besides their result (``target_weight``; 0: the win alone); win
+        rates and score leads stay those of the game's own komi. Thread-safe against
+        concurrent readers of the result only.
         """
         with self._lock:
             return self._search(game, Color(color), seconds, playouts, stop, progress,
-                                progress_interval, early_stop)
+                                progress_interval, early_stop, target_margin)
 
     def _search(self, game, color, seconds, playouts, stop, progress, progress_interval,
-                early_stop):
+                early_stop, target_margin=0.0):
         start = time.perf_counter()
         if seconds is None and playouts is None:
             seconds = self.settings.move_time
@@ -268,7 +277,8 @@ class SearchPlayer:
         model = knowledge.arrays_for(game.rules.name, game.size)
         shared = self._shared(threads)
         overrides["shared_tree"] = int(shared)
-        params = make_params(game, learned=knowledge.knows_anything(model), **overrides)
+        params = make_params(game, learned=knowledge.knows_anything(model),
+                             target_margin=target_margin, **overrides)
         pat3 = patterns.table()
         position = game.position
         root_state = position.state
@@ -353,6 +363,7 @@ class SearchPlayer:
             thread.join()
         analysis = self._analysis(game, color, roots, sum(counts), time.perf_counter() - start)
         analysis.cpu_seconds = sum(cpu)
+        analysis.target_margin = float(target_margin) if params[K.P_TARGET_WEIGHT] > 0 else 0.0
         return analysis
 
     def _await_compiled(self, start, seconds, playouts, stop) -> None:
@@ -638,6 +649,35 @@ class SearchPlayer:
                 return point
         return None
 
+    def target_margin(self, game, color: Color) -> float:
+        """Black's margin that ``genmove`` plays for besides the win (``kernels.score_value``),
+        from ``color``'s previous ``genmove`` in this game, the one two moves ago. When that
+        search's best move won ``TARGET_FROM`` or more of its simulations, ``color`` plays for a
+        share of the lead it expected, rising to ``target_share`` of it at ``TARGET_FULL``
+        (whole points), so that a won game is won by as much as it safely can be, never by
+        risking the win (the target weighs ``target_weight`` of a simulation's value, the win
+        the rest). When it won ``1 - TARGET_FROM`` or less, it plays the same way for losing by
+        less than ``target_behind`` of the loss it expected (1: the loss expected, where the
+        target tells moves apart best), so that once a fight is lost it still saves what it
+        can instead of giving every stone up. No target (0) after the opponent's pass (the end
+        of the game is scored exactly), nor without that search."""
+        color = Color(color)
+        outlook = self._outlook.get((game.history_id, color))
+        if outlook is None or outlook[0] != len(game.moves) - 2:
+            return 0.0
+        if game.last_move is not None and game.last_move.is_pass:
+            return 0.0
+        _, winrate, lead = outlook
+        overrides = dict(self.settings.overrides)
+        wanted = 0.0
+        if winrate >= TARGET_FROM and lead > 0:
+            share = overrides.get("target_share", TARGET_SHARE)
+            wanted = math.floor(_ramp(winrate) * share * lead)
+        elif winrate <= 1.0 - TARGET_FROM and lead < 0:
+            share = overrides.get("target_behind", TARGET_BEHIND)
+            wanted = -math.floor(share * -lead)
+        return wanted if color == Color.BLACK else 0.0 - wanted
+
     def genmove(self, game, color: Color, seconds: Optional[float] = None,
                 cleanup: bool = False, progress: Optional[Callable[["Analysis"], None]] = None,
                 progress_interval: float = 1.0, early_stop: bool = True):
@@ -658,7 +698,13 @@ class SearchPlayer:
         analysis = self.search(game, color, seconds=seconds,
                                playouts=self.settings.playouts if seconds is not None else None,
                                progress=progress, progress_interval=progress_interval,
-                               early_stop=early_stop)
+                               early_stop=early_stop,
+                               target_margin=0.0 if cleanup else self.target_margin(game, color))
+        if analysis.moves:
+            self._outlook = {key: value for key, value in self._outlook.items()
+                             if key[0] == game.history_id}
+            self._outlook[(game.history_id, color)] = (len(game.moves), analysis.winrate,
+                                                       analysis.score_lead)
         move = self.decide(game, color, analysis, cleanup,
                            None if seconds is None else seconds - analysis.seconds)
         if move not in (None, "resign") and game.illegal_reason(color, move) is not None:
@@ -680,16 +726,33 @@ class SearchPlayer:
     def summary(analysis: Analysis, top: int = 5) -> str:
         """One paragraph for stderr after a move: speed, then the best moves."""
         from ..coords import format_vertex
+        target = analysis.target_margin
         lines = [f"{analysis.simulations} simulations in {analysis.seconds:.2f} s "
                  f"({analysis.speed:.0f}/s, {analysis.threads} thread(s), "
                  f"{'compiled' if analysis.compiled else 'pure Python: kernels still compiling'}"
-                 f", {analysis.nodes} nodes)"]
+                 f", {analysis.nodes} nodes)" + _target_text(target, analysis.color)]
         for info in analysis.moves[:top]:
             pv = " ".join(format_vertex(m) for m in info.pv[:10])
             lines.append(f"  {format_vertex(info.move):>5} visits {info.visits:7d} "
                          f"winrate {100 * info.winrate:5.1f}% lead {info.score_lead:+6.1f} "
                          f"prior {100 * info.prior:4.1f}%  pv {pv}")
         return "\n".join(lines)
+
+
+def _target_text(target: float, color: Color) -> str:
+    """The summary's words for a target margin (Black's), from the mover's side."""
+    if not target:
+        return ""
+    mine = target if Color(color) == Color.BLACK else -target
+    side = "B" if Color(color) == Color.BLACK else "W"
+    if mine > 0:
+        return f", playing to win by more than {mine:g} ({side}+{mine:g})"
+    return f", playing to lose by less than {-mine:g}"
+
+
+def _ramp(winrate: float) -> float:
+    """0 at ``TARGET_FROM``, rising to 1 at ``TARGET_FULL`` and beyond."""
+    return min(1.0, max(0.0, (winrate - TARGET_FROM) / (TARGET_FULL - TARGET_FROM)))
 
 
 def _point(cell: int, w: int) -> Move:
