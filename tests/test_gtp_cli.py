@@ -194,7 +194,10 @@ def test_every_search_param_has_a_stated_range_that_holds_its_default():
     defaults = params.make_params(Game("go", 19, None))
     K = params.K
     for name in params.TUNABLES:
-        params.check_tunable(name, defaults[getattr(K, "P_" + name.upper())])
+        if name in params.PLAYER_TUNABLES:
+            params.check_tunable(name, params.PLAYER_TUNABLES[name])
+        else:
+            params.check_tunable(name, defaults[getattr(K, "P_" + name.upper())])
 
 
 def test_first_genmove_of_a_new_process_searches_with_the_compiled_kernels():

@@ -106,8 +106,8 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "playout_ladders", "playout_pattern2", "prior_read", "read_budget",
             "prior_read_dead", "read_own", "read_atari", "read_kill_share", "shared_tree",
             "target_share", "target_behind")
-#: the tunables the player reads (``SearchPlayer``), not the kernels: not in the array
-PLAYER_TUNABLES = ("target_share", "target_behind")
+#: the tunables the player reads (``SearchPlayer``), not the kernels: not in the array; defaults
+PLAYER_TUNABLES = {"target_share": TARGET_SHARE, "target_behind": TARGET_BEHIND}
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
