@@ -210,7 +210,8 @@ def test_the_target_margin_follows_the_same_colours_last_search():
     for vertex in ("E5", "C3"):
         game.play(game.to_move, parse_vertex(vertex, 9))
     history = game.history_id
-    search._outlook = {(history, Color.BLACK): (0, 0.97, 21.0), (history, Color.WHITE): (1, 0.9, 8.0)}
+    search._outlook = {(history, Color.BLACK): (0, 0.97, 21.0),
+                       (history, Color.WHITE): (1, 0.9, 8.0)}
     assert search.target_margin(game, Color.BLACK) == 10.0
     game.play(Color.BLACK, parse_vertex("G7", 9))
     assert search.target_margin(game, Color.WHITE) == -2.0   # halfway up the ramp: a quarter
@@ -238,9 +239,9 @@ def test_the_target_margin_follows_the_same_colours_last_search():
 
 
 def test_a_won_position_plays_for_the_larger_win_and_says_so():
-    """Black far ahead (the previous search saw it won by 40): the search's simulations are
-    valued by a target, the analysis carries it, the summary names it, and the reported win
-    rate is the game's own (the same count of won simulations decides it)."""
+    """Black ahead (its previous search, two moves ago, saw 99% and a lead of 9): the search
+    plays for B+4 (half the lead, whole points), the analysis carries it, the summary names
+    it, and this genmove becomes the outlook the next one reads."""
     game = setup("go", """
         . X . O .
         X X . O O

@@ -25,7 +25,7 @@ from ..board import _backend as board_backend
 from ..coords import Color, Move
 from ..errors import RulesError
 from . import _backend, book, knowledge, patterns
-from .params import SHARED_TREE, TARGET_BEHIND, TARGET_SHARE, make_params
+from .params import PLAYER_TUNABLES, SHARED_TREE, make_params
 from .tree import BYTES_PER_NODE, Base, Tree, Workspace
 
 K = _backend.mirror
@@ -162,7 +162,7 @@ class SearchPlayer:
         self._trees: List[Tree] = []
         self._spaces: List[Workspace] = []
         self._low: dict = {}          # colour -> own moves in a row below the resign threshold
-        self._outlook: dict = {}      # (game, colour) -> (moves, win rate, lead) of its last genmove
+        self._outlook: dict = {}      # (game, colour) -> (moves, win rate, lead): last genmove
         self._lock = threading.Lock()
 
     # ----------------------------------------------------------------- memory
@@ -668,14 +668,12 @@ class SearchPlayer:
         if game.last_move is not None and game.last_move.is_pass:
             return 0.0
         _, winrate, lead = outlook
-        overrides = dict(self.settings.overrides)
+        shares = {**PLAYER_TUNABLES, **dict(self.settings.overrides)}
         wanted = 0.0
         if winrate >= TARGET_FROM and lead > 0:
-            share = overrides.get("target_share", TARGET_SHARE)
-            wanted = math.floor(_ramp(winrate) * share * lead)
+            wanted = math.floor(_ramp(winrate) * shares["target_share"] * lead)
         elif winrate <= 1.0 - TARGET_FROM and lead < 0:
-            share = overrides.get("target_behind", TARGET_BEHIND)
-            wanted = -math.floor(share * -lead)
+            wanted = -math.floor(shares["target_behind"] * -lead)
         return wanted if color == Color.BLACK else 0.0 - wanted
 
     def genmove(self, game, color: Color, seconds: Optional[float] = None,
