@@ -941,6 +941,79 @@ def test_the_playout_shapes_round_the_previous_move_too_only_with_pattern2():
     assert make_params(Game("go", 9), playout_pattern2=1)[K.P_PLAYOUT_PATTERN2] == 1
 
 
+def test_the_weighted_shape_table_keeps_the_good_shapes_and_weighs_them_by_the_model():
+    """``knowledge.playout_shapes`` marks the same 3x3 shapes good as ``patterns.table`` (so
+    the priors read it alike), each with ``round(2 exp(w))`` entries of its learned weight w
+    within 1..4, in both halves (the mover's view and White's absolute colours); a board size
+    the game's model is not for gets the plain table."""
+    from gtp_engine.search import knowledge, patterns
+    plain = patterns.table()
+    model = knowledge.Model.load(knowledge.model_path("go"))
+    weighted = knowledge.playout_shapes("go", 9)
+    assert weighted.shape == plain.shape
+    assert np.array_equal(weighted != 0, plain != 0)
+    assert set(np.unique(weighted[weighted != 0]).tolist()) <= {1, 2, 3, 4}
+    half = 1 << 16
+    canonical = knowledge.canonical3(np.arange(half))
+    good = np.flatnonzero(plain[:half])
+    for code in good[:: max(1, len(good) // 400)].tolist():
+        w = model.pat3.get(int(canonical[code]), 0.0)
+        assert weighted[code] == min(4, max(1, round(2 * np.exp(w)))), code
+    strong = [c for c in good.tolist() if model.pat3.get(int(canonical[c]), 0.0) > 0.8]
+    weak = [c for c in good.tolist() if model.pat3.get(int(canonical[c]), 0.0) < -0.4]
+    assert strong and weak   # the model does tell good shapes apart
+    assert all(weighted[c] == 4 for c in strong) and all(weighted[c] == 1 for c in weak)
+    # the second half: White's absolute colours (1 Black = enemy) read as the mover's view
+    swap = {0: 0, 1: 2, 2: 1, 3: 3}
+    for code in strong[:20] + weak[:20]:
+        raw = sum(swap[(code >> (2 * k)) & 3] << (2 * k) for k in range(8))
+        assert weighted[half | raw] == weighted[code]
+    assert np.array_equal(knowledge.playout_shapes("go", 7), plain)   # no model for 7x7
+
+
+def test_the_shape_step_draws_a_weighted_shape_by_its_entries():
+    """A shape with 4 entries in the table is listed 4 times in a row and drawn about four
+    times as often as one with 1 entry; with 1 entry each the two are drawn alike. Both are
+    tried at most once a move (a listed point that is refused is not tried again)."""
+    from gtp_engine.search.params import make_params
+    K = _backend.mirror
+    game = Game("go", 9)
+    game.play(Color.BLACK, parse_vertex("E5", 9))
+    w = game.size + 2
+    a, b, last = cell(game, "D5"), cell(game, "F6"), cell(game, "E5")
+    white = int(Color.WHITE) - 1
+
+    def table(entries_a, entries_b):
+        pat3 = np.zeros(1 << 17, np.uint8)
+        pat3[(white << 16) | K.pat3_raw(game.position.state, a, w)] = entries_a
+        pat3[(white << 16) | K.pat3_raw(game.position.state, b, w)] = entries_b
+        return pat3
+
+    st = game.position.state.copy()
+    sx = np.zeros(K.scratch_length(9), np.int32)
+    n = K.suggest_shape(st, sx, int(Color.WHITE), last, 0, table(4, 1))
+    _, cand, _, _, _ = K._blocks(st)
+    listed = [int(sx[cand + i]) for i in range(n)]
+    assert sorted(listed) == sorted([a] * 4 + [b]) and listed.count(a) == 4
+    assert listed[listed.index(a):listed.index(a) + 4] == [a] * 4
+
+    params = make_params(game, prob_capture=0, prob_nlib=0, prob_vital=0, prob_pattern=1000,
+                         prob_reject_self_atari=0, prob_reject_random_self_atari=0)
+
+    def drawn(pat3, seed):
+        space = Workspace(game.size)
+        space.rng[0] = seed
+        return K.playout_move(game.position.state.copy(), _ZOBRIST, space.work, space.spare,
+                              space.out, space.scratch, int(Color.WHITE), last, 0, space.rng,
+                              params, pat3)
+
+    weighted = [drawn(table(4, 1), seed) for seed in range(1, 201)]
+    even = [drawn(table(1, 1), seed) for seed in range(1, 201)]
+    assert set(weighted) <= {a, b} and set(even) <= {a, b}
+    assert 130 <= weighted.count(a) <= 190     # 4 in 5: 160 expected
+    assert 70 <= even.count(a) <= 130          # 1 in 2: 100 expected
+
+
 @pytest.mark.parametrize("variant", ["go", "loose", "goncrete", "disto", "terrain"])
 def test_the_playouts_shortcuts_answer_as_the_full_checks(variant):
     """The playout decides its common cases inline: a placement with two empty neighbours
