@@ -203,7 +203,8 @@ def test_the_target_margin_follows_the_same_colours_last_search():
     """The target comes from the colour's own previous genmove: none below TARGET_FROM, half
     the expected lead from TARGET_FULL on, White's as a negative margin of Black's; none after
     the opponent's pass or when that search was not the one two moves ago; far behind, to
-    lose by less than the loss expected (``target_behind`` 1), or not at all with it 0."""
+    lose by less than the loss expected (``target_behind`` 1), or not at all with it 0; with
+    ``target_behind_lead`` L, also at any win rate below a half once the loss expected is L."""
     from gtp_engine.search import player as player_module
     search = player()
     game = Game("go", 9, 7.5)
@@ -229,6 +230,11 @@ def test_the_target_margin_follows_the_same_colours_last_search():
     assert search.target_margin(handicap, Color.WHITE) == 31.0   # Black's margin: lose by < 31
     search._outlook[(handicap.history_id, Color.WHITE)] = (0, 0.2, -31.4)
     assert search.target_margin(handicap, Color.WHITE) == 0.0
+    by_lead = SearchPlayer(SearchSettings(playouts=100, overrides=(("target_behind_lead", 20.0),)))
+    for winrate, lead, wanted in ((0.2, -31.4, 31.0), (0.45, -20.0, 20.0), (0.2, -19.0, 0.0),
+                                  (0.55, -31.4, 0.0)):
+        by_lead._outlook = {(handicap.history_id, Color.WHITE): (0, winrate, lead)}
+        assert by_lead.target_margin(handicap, Color.WHITE) == wanted, (winrate, lead)
     game.play(Color.BLACK, parse_vertex("C7", 9))
     search._outlook = {(game.history_id, Color.BLACK): (len(game.moves) - 2, 0.1, -12.0)}
     assert search.target_margin(game, Color.BLACK) == -12.0

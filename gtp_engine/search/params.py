@@ -59,6 +59,10 @@ TARGET_SHARE = 0.5          #: the target of a player whose last search saw the 
 #                              share of the lead it expected (``player.target_margin``)
 TARGET_BEHIND = 1.0         #: of a player whose last search saw it lost: this share of the
 #                              loss it expected, as the loss to stay under (0: none)
+TARGET_BEHIND_LEAD = 0.0    #: points: a player whose last search expected to lose by this many
+#                              or more plays to lose by less at any win rate below a half, not
+#                              only when it saw the game lost (White in a handicap game stays at
+#                              20-36% while its groups die: RESEARCH.md; 0: only then)
 PROB_CAPTURE = 900          #: per mille: the playout looks for captures and escapes first
 PROB_PATTERN = 950          #: per mille: then for good shapes round the last move
 PROB_NLIB = 0               #: per mille: before the shapes, an atari on an enemy two-liberty
@@ -108,9 +112,10 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
             "playout_ladders", "playout_pattern2", "prior_read", "read_budget",
             "prior_read_dead", "read_own", "read_atari", "read_kill_share", "shared_tree",
-            "target_share", "target_behind", "playout_shape_weights")
+            "target_share", "target_behind", "playout_shape_weights", "target_behind_lead")
 #: the tunables the player reads (``SearchPlayer``), not the kernels: not in the array; defaults
 PLAYER_TUNABLES = {"target_share": TARGET_SHARE, "target_behind": TARGET_BEHIND,
+                   "target_behind_lead": TARGET_BEHIND_LEAD,
                    "playout_shape_weights": PLAYOUT_SHAPE_WEIGHTS}
 
 
@@ -140,6 +145,7 @@ RANGES = {
     "target_weight": (0, 0.45, False),       # with score_weight below 0.05, a win stays a win
     "target_share": (0, 1, False),
     "target_behind": (0, 1, False),
+    "target_behind_lead": (0, 1000, False),
     "playout_shape_weights": (0, 1, True),
     "score_points": (1, 1e6, False),         # points (the margin is divided by it)
 }

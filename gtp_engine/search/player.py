@@ -662,8 +662,9 @@ class SearchPlayer:
         the rest). When it won ``1 - TARGET_FROM`` or less, it plays the same way for losing by
         less than ``target_behind`` of the loss it expected (1: the loss expected, where the
         target tells moves apart best), so that once a fight is lost it still saves what it
-        can instead of giving every stone up. No target (0) after the opponent's pass (the end
-        of the game is scored exactly), nor without that search."""
+        can instead of giving every stone up; also below a half when it expected to lose by
+        ``target_behind_lead`` points or more (0: never). No target (0) after the opponent's
+        pass (the end of the game is scored exactly), nor without that search."""
         color = Color(color)
         outlook = self._outlook.get((game.history_id, color))
         if outlook is None or outlook[0] != len(game.moves) - 2:
@@ -672,10 +673,11 @@ class SearchPlayer:
             return 0.0
         _, winrate, lead = outlook
         shares = {**PLAYER_TUNABLES, **dict(self.settings.overrides)}
+        far_behind = winrate < 0.5 and 0 < shares["target_behind_lead"] <= -lead
         wanted = 0.0
         if winrate >= TARGET_FROM and lead > 0:
             wanted = math.floor(_ramp(winrate) * shares["target_share"] * lead)
-        elif winrate <= 1.0 - TARGET_FROM and lead < 0:
+        elif lead < 0 and (winrate <= 1.0 - TARGET_FROM or far_behind):
             wanted = -math.floor(shares["target_behind"] * -lead)
         return wanted if color == Color.BLACK else 0.0 - wanted
 
