@@ -805,24 +805,18 @@ def suggest_shape(st, sx, color, last, last2, pat3):
 @jit
 def _shapes_around(st, sx, color, centre, pat3, n, dedupe):
     """Add the empty points round ``centre`` whose 3x3 shape is a good one to the ``n``
-    candidates listed (``dedupe``: unless listed already); returns the new count. A point is
-    listed as many times in a row as its shape's byte in ``pat3`` says (1 in the plain table;
-    a weighted one, ``knowledge.playout_shapes``, draws good shapes by weight)."""
+    candidates listed (``dedupe``: unless listed already); returns the new count."""
     w = int(st[HDR, H_WIDTH])
     _, cand, _, _, _ = _blocks(st)
     view = (color - 1) << 16
     for q in (centre - w - 1, centre - w, centre - w + 1, centre - 1, centre + 1,
               centre + w - 1, centre + w, centre + w + 1):
-        if st[BOARD, q] == EMPTY:
-            entries = int(pat3[view | pat3_raw(st, q, w)])
-            if entries == 0:
-                continue
+        if st[BOARD, q] == EMPTY and pat3[view | pat3_raw(st, q, w)] != 0:
             if dedupe:
                 n = _add_candidate(st, sx, n, q)
             else:   # the eight points round one centre are distinct
-                for _ in range(entries):
-                    sx[cand + n] = q
-                    n += 1
+                sx[cand + n] = q
+                n += 1
     return n
 
 
@@ -954,20 +948,13 @@ def _try_placement(st, zob, work, spare, out, sx, cell, color, rng, skip_eyes, r
 
 @jit
 def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, reject, nakade):
-    """Try the listed candidates from a random start; play the first acceptable legal one. A
-    point listed several times in a row (a weighted shape) is more likely the start, and is
-    tried once."""
+    """Try the listed candidates from a random start; play the first acceptable legal one."""
     if n == 0:
         return 0
     _, cand, _, _, _ = _blocks(st)
     start = next_random(rng) % n
-    first = int(sx[cand + start])
-    tried = 0
     for k in range(n):
         cell = int(sx[cand + (start + k) % n])
-        if cell == tried or (k > 0 and cell == first):
-            continue
-        tried = cell
         played = _try_placement(st, zob, work, spare, out, sx, cell, color, rng, skip_eyes,
                                 reject, reject, nakade)
         if played > 0:

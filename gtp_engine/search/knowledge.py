@@ -26,7 +26,7 @@ from typing import Dict, Optional, Tuple
 import numpy as np
 
 from ..files import write_atomically
-from . import _backend, patterns
+from . import _backend
 
 log = logging.getLogger(__name__)
 K = _backend.mirror   # the F_* ids and key tags (identical in both implementations)
@@ -156,32 +156,3 @@ def arrays_for(variant: str, size: int) -> Tuple[np.ndarray, np.ndarray, np.ndar
     if model.sizes and size not in model.sizes:
         return K.empty_model()
     return model.arrays()
-
-
-SHAPE_ENTRIES = (1, 4)   #: the fewest and most entries a good shape gets in a weighted table
-
-
-@lru_cache(maxsize=None)
-def playout_shapes(variant: str, size: int) -> np.ndarray:
-    """The playout's shape table (``patterns.table``'s layout) weighted by the learned model
-    of ``variant`` on a board of ``size``: a good shape's byte is the number of times the
-    shape step lists its point (``kernels._shapes_around``), ``round(2 exp(weight))`` of its
-    learned 3x3 weight within ``SHAPE_ENTRIES`` (2 for a shape the model has no weight for),
-    so that the step draws a point in proportion to how often deep searches play that shape.
-    The same shapes stay good (the priors read the table as good or not); without a model
-    it is ``patterns.table()``."""
-    good = patterns.table()
-    file = model_path(variant)
-    try:
-        model = Model.load(file) if file.exists() else None
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
-        model = None   # arrays_for says why, once
-    if model is None or (model.sizes and size not in model.sizes) or not model.pat3:
-        return good
-    half = 1 << 16
-    codes = canonical3(np.arange(half))
-    weights = np.array([model.pat3.get(code, 0.0) for code in codes.tolist()])
-    low, high = SHAPE_ENTRIES
-    entries = np.clip(np.round(2.0 * np.exp(weights)), low, high).astype(np.uint8)
-    own_view = np.where(good[:half] != 0, entries, 0).astype(np.uint8)
-    return patterns.recoloured(own_view)

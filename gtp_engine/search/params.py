@@ -91,9 +91,6 @@ PLAYOUT_PATTERN2 = 0        #: 1: the playout's 3x3 shapes round the mover's own
 #                              too, not only round the opponent's last (Pachi's ``pattern2``):
 #                              in Go 29-20 in 49 and 50-43 in 93 (+26, 95% -44..+97),
 #                              undecided and shrinking, 5% more CPU a move (RESEARCH.md)
-PLAYOUT_SHAPE_WEIGHTS = 0   #: 1: the playout's shape step draws among the good 3x3 shapes by the
-#                              weights the game's learned model gives them (1 to 4 entries each,
-#                              ``knowledge.playout_shapes``), not uniformly; the player reads it
 
 SHARED_TREE = 1             #: 1: the threads of a search share one tree (virtual losses keep
 #                              them apart); 0: one tree per thread, merged at the root (two
@@ -112,11 +109,10 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
             "playout_ladders", "playout_pattern2", "prior_read", "read_budget",
             "prior_read_dead", "read_own", "read_atari", "read_kill_share", "shared_tree",
-            "target_share", "target_behind", "playout_shape_weights", "target_behind_lead")
+            "target_share", "target_behind", "target_behind_lead")
 #: the tunables the player reads (``SearchPlayer``), not the kernels: not in the array; defaults
 PLAYER_TUNABLES = {"target_share": TARGET_SHARE, "target_behind": TARGET_BEHIND,
-                   "target_behind_lead": TARGET_BEHIND_LEAD,
-                   "playout_shape_weights": PLAYOUT_SHAPE_WEIGHTS}
+                   "target_behind_lead": TARGET_BEHIND_LEAD}
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -146,7 +142,6 @@ RANGES = {
     "target_share": (0, 1, False),
     "target_behind": (0, 1, False),
     "target_behind_lead": (0, 1000, False),
-    "playout_shape_weights": (0, 1, True),
     "score_points": (1, 1e6, False),         # points (the margin is divided by it)
 }
 

@@ -85,12 +85,7 @@ def table() -> np.ndarray:
     (``kernels.pat3_code``); the next 65,536 by the code in absolute colours
     (``kernels.pat3_raw``, 1 Black, 2 White) when White is to move, so that the playout need
     not translate colours (Black's view of absolute colours is the first half)."""
-    return recoloured(_own_view())
-
-
-def recoloured(own_view: np.ndarray) -> np.ndarray:
-    """A table in ``table()``'s layout from its first half (one byte per code seen by the
-    player to move): the second half is the same bytes indexed by White's absolute colours."""
+    own_view = _own_view()
     codes = np.arange(1 << 16)
     swapped = np.zeros(1 << 16, np.int64)
     for k in range(8):

@@ -279,10 +279,7 @@ class SearchPlayer:
         overrides["shared_tree"] = int(shared)
         params = make_params(game, learned=knowledge.knows_anything(model),
                              target_margin=target_margin, **overrides)
-        if overrides.get("playout_shape_weights", PLAYER_TUNABLES["playout_shape_weights"]):
-            pat3 = knowledge.playout_shapes(game.rules.name, game.size)
-        else:
-            pat3 = patterns.table()
+        pat3 = patterns.table()
         position = game.position
         root_state = position.state
         hist = self._history_table(game)
