@@ -441,13 +441,75 @@ def test_a_fixed_budget_is_run_in_full_by_every_thread_however_they_are_schedule
     assert results[0] == results[1]
 
 
+def test_a_fixed_budget_stops_once_the_rest_could_not_change_the_most_visited_move():
+    """Black's two stones in atari (C4 D4) escape at E4: the tree settles on it long before
+    6000 simulations, and stops once the rest of the budget could not make another move the
+    most visited, after at least a fifth of it; the move is the one the full budget plays."""
+    game = setup("go", """
+        . . . . . . .
+        . . . . . . .
+        . . O O . . .
+        . O X X . . .
+        . . O O . . .
+        . . . . . . .
+        . . . . . . .""", komi=0.5)
+    stopped = player(6000, seed=2).search(game, Color.BLACK)
+    full = player(6000, seed=2).search(game, Color.BLACK, early_stop=False)
+    assert full.simulations == 6000
+    assert 1200 <= stopped.simulations < 6000
+    first, second = stopped.moves[0], stopped.moves[1]
+    assert first.visits - second.visits > 6000 - stopped.simulations
+    assert stopped.best.move == full.best.move == parse_vertex("E4", 7)
+
+
+def test_where_a_fixed_budget_stops_does_not_depend_on_its_chunks(monkeypatch):
+    """The looks at the root come where the search's own statistics put them: with the
+    chunks capped at 37 simulations instead of thousands, one thread stops at the same count
+    with the same visits."""
+    from gtp_engine.search import player as player_module
+    game = Game("go", 9)
+    for vertex in ("E5", "D3", "C4"):
+        game.play(game.to_move, parse_vertex(vertex, 9))
+    runs = []
+    for cap in (player_module.SETTLE_CHUNK, 37):
+        monkeypatch.setattr(player_module, "SETTLE_CHUNK", cap)
+        analysis = player(5000, seed=7).search(game, game.to_move)
+        runs.append((analysis.simulations, [(m.move, m.visits) for m in analysis.moves]))
+    assert runs[0] == runs[1]
+    assert runs[0][0] < 5000
+
+
+def test_a_fixed_budget_never_stops_early_for_a_leading_pass():
+    """The rest of the budget is spent when the pass leads by more than it: the placements
+    that a refused pass falls back on keep their simulations."""
+    game = Game("go", 7)
+    p = player(500, seed=1)
+    p.search(game, Color.BLACK, early_stop=False)
+    tree, root = p._trees[0], 0
+    first = int(tree.ti[_backend.mirror.NI_FIRST, root])
+    count = int(tree.ti[_backend.mirror.NI_COUNT, root])
+    children = range(first, first + count)
+    moves = [int(tree.ti[_backend.mirror.NI_MOVE, c]) for c in children]
+    visits = tree.tf[_backend.mirror.NF_VISITS]
+    for child in children:
+        visits[child] = 1.0
+    pass_child = first + moves.index(_backend.mirror.PASS)
+    point_child = first + next(i for i, m in enumerate(moves) if m != _backend.mirror.PASS)
+    visits[point_child] = 900.0
+    assert p._settle_gap([root], 800) == 0
+    assert p._settle_gap([root], 2000) == 1 + (2000 - 899) // 2
+    visits[point_child] = 1.0
+    visits[pass_child] = 900.0
+    assert p._settle_gap([root], 800) == 800
+
+
 def test_the_tree_never_grows_past_its_memory_cap():
     p = SearchPlayer(SearchSettings(playouts=3000, threads=1, max_memory_mb=1))
     capacity = p.pool_capacity(1)
     assert capacity * BYTES_PER_NODE <= 1024 * 1024
     game = Game("go", 9)
     for _ in range(3):
-        analysis = p.search(game, game.to_move)
+        analysis = p.search(game, game.to_move, early_stop=False)
         assert analysis.nodes <= capacity
         assert p.memory_bytes() <= 1024 * 1024 + 1024
         assert analysis.simulations == 3000   # simulations go on when the pool is full

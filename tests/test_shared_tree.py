@@ -108,7 +108,7 @@ def test_threads_sharing_a_tree_run_their_budget_on_one_tree():
     game = Game("go", 9)
     p = SearchPlayer(SearchSettings(threads=2, seed=3, book=False,
                                     overrides=(("shared_tree", 1),)))
-    analysis = p.search(game, Color.BLACK, playouts=3000)
+    analysis = p.search(game, Color.BLACK, playouts=3000, early_stop=False)
     assert len(p._trees) == 1 and analysis.threads == 2
     assert analysis.simulations == 3000
     # two threads add to the same counters without atomics: an update may be lost, rarely
@@ -123,7 +123,7 @@ def test_a_shared_tree_stays_within_its_memory_cap_and_searches_on_when_full():
     capacity = p.pool_capacity(1)
     game = Game("go", 9)
     for _ in range(3):
-        analysis = p.search(game, game.to_move)
+        analysis = p.search(game, game.to_move, early_stop=False)
         assert analysis.nodes <= capacity
         assert p.memory_bytes() <= 1024 * 1024 + 1024
         assert analysis.simulations == 3000

@@ -39,6 +39,8 @@ MIRROR_SHARE = 0.2               #: of a timed budget, kept for the mirror if lo
 MAX_LOAD_WAIT = 30.0             #: seconds a fixed-playout search waits for a warm load
 MAX_COMPILE_WAIT = 600.0         #: and for a first compile
 CHUNK_SECONDS = 0.02             #: simulations run between two looks at the clock
+SETTLE_FROM = 0.2                #: share of a fixed budget run before it may stop settled
+SETTLE_CHUNK = 4096              #: most simulations between two looks at a fixed budget's root
 DEAD = 0.5                       #: ownership beyond which a stone counts as dead
 RESIGN_MOVES = 3                 #: own moves in a row below the threshold before resigning
 HOPELESS = 0.02                  #: win rate below which playing on gains nothing
@@ -248,8 +250,14 @@ class SearchPlayer:
         settings' (``move_time``, ``playouts``, else ``DEFAULT_PLAYOUTS``); until the kernels
         are compiled a playout budget is capped at ``MIRROR_TIME_CAP`` seconds. ``stop`` ends
         it early; ``progress`` is called with a fresh analysis every ``progress_interval``
-        seconds (analysis streams, live views). ``early_stop`` ends a timed search once the
-        best move cannot change. ``target_margin``: Black's margin that the simulations reaching
+        seconds (analysis streams, live views). ``early_stop`` ends a search once the best
+        move cannot change: a timed one when the simulations the rest of its time allows
+        could not make another move the most visited; a fixed budget, once ``SETTLE_FROM`` of
+        it has run, when the rest of it could not (as Pachi does), unless the leader is the
+        pass or the threads have a tree each. A fixed budget looks at its root only at points its own statistics set (the
+        next simulation count at which the lead could first exceed the rest), so that with
+        one thread it stops where it would for any chunking or clock: the same seed, the
+        same search. ``target_margin``: Black's margin that the simulations reaching
         it are valued for besides their result (``target_weight``; 0: the win alone); win
         rates and score leads stay those of the game's own komi. Thread-safe against
         concurrent readers of the result only.
@@ -302,6 +310,11 @@ class SearchPlayer:
                                                       for i in range(threads)]
         deadline = None if seconds is None else start + seconds
         done = threading.Event()
+        # trees of their own would settle by each other's timing: every thread runs its share
+        settles = early_stop and per_thread is not None and deadline is None and \
+            (threads == 1 or shared)
+        settled = threading.Event()
+        settle_from = int(SETTLE_FROM * playouts) if settles else 0
 
         widest = game.size * game.size + 1   # children of one expansion at most
 
@@ -323,7 +336,23 @@ class SearchPlayer:
                 # interrupted genmove answers the move its priors like best, never a pass
                 if (stop is not None and stop.is_set() or self.aborted.is_set()) and counts[i]:
                     break
-                want = chunk if per_thread is None else min(chunk, per_thread[i] - counts[i])
+                if per_thread is None:
+                    want = chunk
+                elif settles:
+                    # no clock in the chunking: the looks at the root are the search's own
+                    want = min(per_thread[i] - counts[i], SETTLE_CHUNK)
+                    played = sum(counts)
+                    if played >= settle_from:
+                        gap = self._settle_gap(roots, sum(per_thread) - played)
+                        if gap <= 0:
+                            settled.set()
+                        want = min(want, -(-gap // threads))
+                    else:
+                        want = min(want, settle_from - played)
+                    if settled.is_set():
+                        break
+                else:
+                    want = min(chunk, per_thread[i] - counts[i])
                 t0 = time.perf_counter()
                 if deadline is not None and want > 0:
                     want = chunk_within(want, counts[i], t0 - start, deadline - t0)
@@ -416,19 +445,37 @@ class SearchPlayer:
                 if self._settled(roots, rate * (deadline - now)):
                     done.set()
 
-    def _settled(self, roots, remaining: float) -> bool:
-        """The most visited root move leads the second by more than the simulations left."""
+    def _root_visits(self, roots) -> dict:
+        """The root moves' visits, summed over the trees; empty while a root has no children."""
         visits = {}
         for tree, root in zip(self._trees, roots):
             first = int(tree.ti[K.NI_FIRST, root])
             if first < 0:
-                return False
+                return {}
             count = int(tree.ti[K.NI_COUNT, root])
             for child in range(first, first + count):
                 move = int(tree.ti[K.NI_MOVE, child])
                 visits[move] = visits.get(move, 0.0) + float(tree.tf[K.NF_VISITS, child])
-        ranked = sorted(visits.values(), reverse=True)
+        return visits
+
+    def _settled(self, roots, remaining: float) -> bool:
+        """The most visited root move leads the second by more than the simulations left."""
+        ranked = sorted(self._root_visits(roots).values(), reverse=True)
         return len(ranked) == 1 or (len(ranked) > 1 and ranked[0] - ranked[1] > remaining)
+
+    def _settle_gap(self, roots, remaining: int) -> int:
+        """For a fixed budget with ``remaining`` simulations left: 0 when the most visited
+        root move (not the pass) leads the second by more than that, else the fewest
+        simulations after which it could (a simulation moves the lead less the rest by at
+        most 2, and never down: 1 + (rest - lead) // 2)."""
+        visits = self._root_visits(roots)
+        if remaining <= 0 or not visits:
+            return max(remaining, 1)
+        ranked = sorted(visits.items(), key=lambda item: -item[1])
+        lead = ranked[0][1] - (ranked[1][1] if len(ranked) > 1 else 0.0)
+        if lead > remaining:
+            return 0 if ranked[0][0] != K.PASS else remaining
+        return 1 + int(remaining - lead) // 2
 
     @staticmethod
     def _history_table(game) -> np.ndarray:
