@@ -132,7 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="komi (default: the game's, RULES.md C7; must fit C6)")
     parser.add_argument("--playouts", type=_positive_int, metavar="N",
                         help="simulations per move, fixed (default: 5000 when --time is not "
-                        "given either)")
+                        "given either); a move ends sooner once the rest could not change "
+                        "the most visited move")
     parser.add_argument("--time", type=_positive_float, metavar="SECONDS",
                         help="seconds per move when the controller sets no time control")
     parser.add_argument("--max-memory", type=_positive_int, default=1024, metavar="MB",
