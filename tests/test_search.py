@@ -464,15 +464,15 @@ def test_a_fixed_budget_stops_once_the_rest_could_not_change_the_most_visited_mo
 
 def test_where_a_fixed_budget_stops_does_not_depend_on_its_chunks(monkeypatch):
     """The looks at the root come where the search's own statistics put them: with the
-    chunks capped at 37 simulations instead of thousands, one thread stops at the same count
-    with the same visits."""
+    clock's chunks a few simulations long instead of thousands, one thread stops at the same
+    count with the same visits."""
     from gtp_engine.search import player as player_module
     game = Game("go", 9)
     for vertex in ("E5", "D3", "C4"):
         game.play(game.to_move, parse_vertex(vertex, 9))
     runs = []
-    for cap in (player_module.SETTLE_CHUNK, 37):
-        monkeypatch.setattr(player_module, "SETTLE_CHUNK", cap)
+    for chunk_seconds in (player_module.CHUNK_SECONDS, 1e-6):
+        monkeypatch.setattr(player_module, "CHUNK_SECONDS", chunk_seconds)
         analysis = player(5000, seed=7).search(game, game.to_move)
         runs.append((analysis.simulations, [(m.move, m.visits) for m in analysis.moves]))
     assert runs[0] == runs[1]

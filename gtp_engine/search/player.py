@@ -40,7 +40,6 @@ MAX_LOAD_WAIT = 30.0             #: seconds a fixed-playout search waits for a w
 MAX_COMPILE_WAIT = 600.0         #: and for a first compile
 CHUNK_SECONDS = 0.02             #: simulations run between two looks at the clock
 SETTLE_FROM = 0.2                #: share of a fixed budget run before it may stop settled
-SETTLE_CHUNK = 4096              #: most simulations between two looks at a fixed budget's root
 DEAD = 0.5                       #: ownership beyond which a stone counts as dead
 RESIGN_MOVES = 3                 #: own moves in a row below the threshold before resigning
 HOPELESS = 0.02                  #: win rate below which playing on gains nothing
@@ -254,10 +253,10 @@ class SearchPlayer:
         move cannot change: a timed one when the simulations the rest of its time allows
         could not make another move the most visited; a fixed budget, once ``SETTLE_FROM`` of
         it has run, when the rest of it could not (as Pachi does), unless the leader is the
-        pass or the threads have a tree each. A fixed budget looks at its root only at points its own statistics set (the
-        next simulation count at which the lead could first exceed the rest), so that with
-        one thread it stops where it would for any chunking or clock: the same seed, the
-        same search. ``target_margin``: Black's margin that the simulations reaching
+        pass or the threads have a tree each. A fixed budget looks at its root only at
+        simulation counts its own statistics set (the next at which the lead could first
+        exceed the rest), so that with one thread it stops where it would for any chunking
+        or clock: the same seed, the same search. ``target_margin``: Black's margin that the simulations reaching
         it are valued for besides their result (``target_weight``; 0: the win alone); win
         rates and score leads stay those of the game's own komi. Thread-safe against
         concurrent readers of the result only.
@@ -314,7 +313,7 @@ class SearchPlayer:
         settles = early_stop and per_thread is not None and deadline is None and \
             (threads == 1 or shared)
         settled = threading.Event()
-        settle_from = int(SETTLE_FROM * playouts) if settles else 0
+        first_look = int(SETTLE_FROM * playouts) if settles else 0
 
         widest = game.size * game.size + 1   # children of one expansion at most
 
@@ -324,6 +323,7 @@ class SearchPlayer:
             root = int(roots[0 if shared else i])
             header = tree.arena(i) if shared else tree.header
             chunk = 16 if _backend.compiled() else 1   # the mirror runs a dozen a second
+            next_look = first_look   # a fixed budget's next look at its root (settles)
             # on a shared tree the others start once thread 0 has given the root its children
             while shared and i > 0 and tree.ti[K.NI_FIRST, root] < 0 and counts[0] == 0 \
                     and not done.is_set():
@@ -336,23 +336,18 @@ class SearchPlayer:
                 # interrupted genmove answers the move its priors like best, never a pass
                 if (stop is not None and stop.is_set() or self.aborted.is_set()) and counts[i]:
                     break
-                if per_thread is None:
-                    want = chunk
-                elif settles:
-                    # no clock in the chunking: the looks at the root are the search's own
-                    want = min(per_thread[i] - counts[i], SETTLE_CHUNK)
+                want = chunk if per_thread is None else min(chunk, per_thread[i] - counts[i])
+                if settles:
+                    # the looks come at counts the search sets, never at the clock's chunks
                     played = sum(counts)
-                    if played >= settle_from:
+                    if played >= next_look:
                         gap = self._settle_gap(roots, sum(per_thread) - played)
                         if gap <= 0:
                             settled.set()
-                        want = min(want, -(-gap // threads))
-                    else:
-                        want = min(want, settle_from - played)
+                        next_look = played + -(-gap // threads)
                     if settled.is_set():
                         break
-                else:
-                    want = min(chunk, per_thread[i] - counts[i])
+                    want = min(want, max(1, next_look - played))
                 t0 = time.perf_counter()
                 if deadline is not None and want > 0:
                     want = chunk_within(want, counts[i], t0 - start, deadline - t0)
@@ -458,23 +453,29 @@ class SearchPlayer:
                 visits[move] = visits.get(move, 0.0) + float(tree.tf[K.NF_VISITS, child])
         return visits
 
+    def _lead(self, roots) -> Tuple[Optional[int], float]:
+        """The most visited root move (its kernel code; None before the root has children)
+        and its visits less the second's (infinite when it is the only move)."""
+        ranked = sorted(self._root_visits(roots).items(), key=lambda item: -item[1])
+        if not ranked:
+            return None, 0.0
+        return ranked[0][0], ranked[0][1] - ranked[1][1] if len(ranked) > 1 else math.inf
+
     def _settled(self, roots, remaining: float) -> bool:
         """The most visited root move leads the second by more than the simulations left."""
-        ranked = sorted(self._root_visits(roots).values(), reverse=True)
-        return len(ranked) == 1 or (len(ranked) > 1 and ranked[0] - ranked[1] > remaining)
+        leader, lead = self._lead(roots)
+        return leader is not None and lead > remaining
 
     def _settle_gap(self, roots, remaining: int) -> int:
         """For a fixed budget with ``remaining`` simulations left: 0 when the most visited
         root move (not the pass) leads the second by more than that, else the fewest
         simulations after which it could (a simulation moves the lead less the rest by at
         most 2, and never down: 1 + (rest - lead) // 2)."""
-        visits = self._root_visits(roots)
-        if remaining <= 0 or not visits:
+        leader, lead = self._lead(roots)
+        if remaining <= 0 or leader is None:
             return max(remaining, 1)
-        ranked = sorted(visits.items(), key=lambda item: -item[1])
-        lead = ranked[0][1] - (ranked[1][1] if len(ranked) > 1 else 0.0)
         if lead > remaining:
-            return 0 if ranked[0][0] != K.PASS else remaining
+            return 0 if leader != K.PASS else remaining
         return 1 + int(remaining - lead) // 2
 
     @staticmethod
