@@ -1110,3 +1110,28 @@ def test_never_passes_in_the_opening_while_ahead_on_the_board_as_it_stands():
     for seed in range(3):
         move, _ = player(1000, seed=seed).genmove(game, Color.WHITE)
         assert move is not None
+
+
+@pytest.mark.parametrize("close_ratio, allowed", [(0.0, 0.3), (1e6, 0.6)])
+def test_a_timed_search_thinks_on_to_its_limit_only_while_its_best_two_are_close(
+        close_ratio, allowed):
+    """White's answers to Black's tengen come in eight alike: with ``extend_to`` the search
+    goes on past its budget in steps while the most visited move has fewer than
+    ``close_ratio`` times the second's visits, up to the limit and no further; never when
+    no two moves are close (a ratio of 0)."""
+    game = Game("go", 9)
+    game.play(Color.BLACK, parse_vertex("E5", 9))
+    p = player(None, seed=3, overrides=(("close_ratio", close_ratio),))
+    p.search(game, Color.WHITE, playouts=200)   # the kernels loaded before the clock starts
+    analysis = p.search(game, Color.WHITE, seconds=0.3, early_stop=False, extend_to=0.6)
+    assert analysis.seconds_allowed == pytest.approx(allowed)
+    assert analysis.seconds >= analysis.seconds_allowed
+
+
+def test_the_tengen_answers_are_close_at_their_budget():
+    """Eight alike answers share the visits: the real ratio finds them close."""
+    game = Game("go", 9)
+    game.play(Color.BLACK, parse_vertex("E5", 9))
+    p = player(None, seed=3)
+    p.search(game, Color.WHITE, playouts=3000, early_stop=False)
+    assert p._close([0])

@@ -1,24 +1,29 @@
 """The time manager: budgets that never exceed the clock (with a margin), spend most of a
 sudden-death clock over a game that goes the distance (more early than late), most of each
 byo-yomi period and Canadian block, less once the result is settled; and the engine's own
-clock for controllers that never send ``time_left``."""
+clock for controllers that never send ``time_left``; and the limit a close choice may think on
+to, only where the clock has time to spare."""
 
 import pytest
 
 from gtp_engine.gtp.engine import TimeControl, TimeLeft
 from gtp_engine.search.player import chunk_within
-from gtp_engine.search.timing import (MARGIN_SECONDS, MIN_BUDGET, SETTLED_FACTOR, after_move,
-                                      in_byo_yomi, move_budget)
+from gtp_engine.search.timing import (EXTEND_FACTOR, EXTEND_SHARE, MARGIN_SECONDS, MIN_BUDGET,
+                                      SETTLED_FACTOR, after_move, in_byo_yomi, move_budget,
+                                      move_limit)
 
 
-def play_game(control, size, own_moves, overhead=0.02):
-    """A game on the clock, each move taking its budget plus ``overhead``, the clock kept by
+def play_game(control, size, own_moves, overhead=0.02, unsure=False):
+    """A game on the clock, each move taking its budget plus ``overhead`` (``unsure``: its
+    limit, ``move_limit``, as a search whose best two moves stay close does), the clock kept by
     ``after_move``: the budgets, the seconds used and the clock at the end."""
     left, used, budgets, area = None, 0.0, [], size * size
     for move in range(own_moves):
         clock = None if left is None else TimeLeft(*left)
         budget = move_budget(control, clock, max(area - 2 * move - 1, 0), area=area,
                              overhead=overhead)
+        if unsure:
+            budget = move_limit(control, clock, budget, overhead=overhead)
         budgets.append(budget)
         used += budget + overhead
         left = after_move(control, clock, budget + overhead)
@@ -119,3 +124,28 @@ def test_the_last_chunk_of_a_timed_search_fits_the_time_left():
     assert chunk_within(512, 1000, 0.5, -0.01) == 1      # past the deadline: one more look
     assert chunk_within(512, 1000, 0.5, float("inf")) == 512   # pondering has no deadline
     assert chunk_within(16, 0, 0.0, 0.9) == 16           # no rate yet: the first chunk whole
+
+
+@pytest.mark.parametrize("size, main, moves", [(9, 60, 35), (9, 60, 60), (19, 600, 200),
+                                               (19, 60, 130)])
+def test_a_game_of_close_choices_that_each_take_the_limit_never_runs_out(size, main, moves):
+    budgets, used, _ = play_game(TimeControl("absolute", main, 0, 0, 0), size, moves,
+                                 unsure=True)
+    assert used >= 0.6 * main
+
+
+def test_only_a_clock_with_time_to_spare_lets_a_close_choice_think_on():
+    absolute = TimeControl("absolute", 600, 0, 0, 0)
+    budget = move_budget(absolute, TimeLeft(300, 0), 300, area=361)
+    assert move_limit(absolute, TimeLeft(300, 0), budget) == pytest.approx(budget * EXTEND_FACTOR)
+    # late in the clock the limit is a share of what is left, never below the budget
+    assert move_limit(absolute, TimeLeft(300, 0), 20.0) == pytest.approx(
+        EXTEND_SHARE * 300, abs=0.2)
+    assert move_limit(absolute, TimeLeft(300, 0), 40.0) == 40.0
+    assert move_limit(absolute, TimeLeft(0.5, 0), 0.05) == 0.05
+    assert move_limit(absolute, TimeLeft(300, 0), budget, move_time=budget) == budget
+    japanese = TimeControl("byoyomi", 600, 5, 1, 3)
+    assert move_limit(japanese, TimeLeft(5, 3), 4.0) == 4.0          # in a period: all of it
+    assert move_limit(japanese, TimeLeft(500, 0), 4.0) == pytest.approx(8.0)   # main time
+    assert move_limit(TimeControl(), None, 1.0) == 1.0               # --time: the user's
+    assert move_limit(TimeControl(), None, None) is None

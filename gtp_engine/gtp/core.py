@@ -221,9 +221,13 @@ def generate(engine, color, commit: bool, cleanup: bool = False, progress=None,
     move, analysis = engine.player.genmove(game, color, budget, cleanup,
                                            progress=report if reports else None,
                                            progress_interval=progress_interval,
-                                           early_stop=not engine.in_byo_yomi(color))
+                                           early_stop=not engine.in_byo_yomi(color),
+                                           extend_to=engine.move_limit(color, budget))
     if commit:
-        engine.note_move_time(color, budget, time.perf_counter() - started)
+        allowed = analysis.seconds_allowed if analysis is not None else None
+        engine.note_move_time(color, budget if allowed is None or budget is None
+                              else max(budget, allowed),
+                              time.perf_counter() - started)
     if engine.live_gfx:
         clear_live_view()
     if analysis is not None and engine.settings.summary:

@@ -302,6 +302,13 @@ class GtpEngine:
                            self.settings.move_time, last, self.game.size ** 2,
                            max(self.overshoots, default=0.0))
 
+    def move_limit(self, color, budget: Optional[float]) -> Optional[float]:
+        """The most a genmove of ``color`` given ``budget`` may think while its choice stays
+        close (``timing.move_limit``)."""
+        from ..search.timing import move_limit
+        return move_limit(self.time_control, self.time_left.get(color), budget,
+                          self.settings.move_time, max(self.overshoots, default=0.0))
+
     def in_byo_yomi(self, color) -> bool:
         """Whether ``color``'s next move is in a byo-yomi period (``timing.in_byo_yomi``)."""
         from ..search.timing import in_byo_yomi

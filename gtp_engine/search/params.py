@@ -59,6 +59,9 @@ TARGET_SHARE = 0.5          #: the target of a player whose last search saw the 
 #                              share of the lead it expected (``player.target_margin``)
 TARGET_BEHIND = 1.0         #: of a player whose last search saw it lost: this share of the
 #                              loss it expected, as the loss to stay under (0: none)
+CLOSE_RATIO = 2.5           #: a timed search with time to spare goes on while the most visited
+#                              root move has fewer than this times the second's visits (Pachi's
+#                              best2_ratio; ``SearchPlayer.search``'s ``extend_to``; 0: never)
 TARGET_BEHIND_LEAD = 0.0    #: points: a player whose last search expected to lose by this many
 #                              or more plays to lose by less at any win rate below a half, not
 #                              only when it saw the game lost (White in a handicap game stays at
@@ -112,10 +115,10 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
             "playout_ladders", "playout_pattern2", "prior_read", "read_budget",
             "prior_read_dead", "read_own", "read_atari", "read_kill_share", "shared_tree",
-            "target_share", "target_behind", "target_behind_lead")
+            "target_share", "target_behind", "target_behind_lead", "close_ratio")
 #: the tunables the player reads (``SearchPlayer``), not the kernels: not in the array; defaults
 PLAYER_TUNABLES = {"target_share": TARGET_SHARE, "target_behind": TARGET_BEHIND,
-                   "target_behind_lead": TARGET_BEHIND_LEAD}
+                   "target_behind_lead": TARGET_BEHIND_LEAD, "close_ratio": CLOSE_RATIO}
 
 
 _PRIOR = (0, 1e6, False)        # virtual simulations: none to a million
@@ -145,6 +148,7 @@ RANGES = {
     "target_share": (0, 1, False),
     "target_behind": (0, 1, False),
     "target_behind_lead": (0, 1000, False),
+    "close_ratio": (0, 1e6, False),
     "score_points": (1, 1e6, False),         # points (the margin is divided by it)
 }
 

@@ -40,6 +40,7 @@ MAX_LOAD_WAIT = 30.0             #: seconds a fixed-playout search waits for a w
 MAX_COMPILE_WAIT = 600.0         #: and for a first compile
 CHUNK_SECONDS = 0.02             #: simulations run between two looks at the clock
 SETTLE_FROM = 0.2                #: share of a fixed budget run before it may stop settled
+EXTEND_STEP = 0.25               #: of the budget, a close search's time goes on by at a time
 DEAD = 0.5                       #: ownership beyond which a stone counts as dead
 RESIGN_MOVES = 3                 #: own moves in a row below the threshold before resigning
 HOPELESS = 0.02                  #: win rate below which playing on gains nothing
@@ -111,6 +112,8 @@ class Analysis:
     ownership_stdev: List[float] = field(default_factory=list)
     #: Black's margin the search played for besides the win (``target_margin``; 0: none)
     target_margin: float = 0.0
+    #: a timed search's time in the end: its budget, or more when its best two stayed close
+    seconds_allowed: Optional[float] = None
 
     @property
     def visits(self) -> int:
@@ -242,7 +245,7 @@ class SearchPlayer:
                playouts: Optional[int] = None, stop: Optional[threading.Event] = None,
                progress: Optional[Callable[["Analysis"], None]] = None,
                progress_interval: float = 1.0, early_stop: bool = True,
-               target_margin: float = 0.0) -> Analysis:
+               target_margin: float = 0.0, extend_to: Optional[float] = None) -> Analysis:
         """Search the position of ``game`` for ``color`` to move.
 
         The budget is ``seconds`` and/or ``playouts`` (simulations in all); with neither, the
@@ -258,15 +261,18 @@ class SearchPlayer:
         exceed the rest), so that with one thread it stops where it would for any chunking
         or clock: the same seed, the same search. ``target_margin``: Black's margin that the simulations reaching
         it are valued for besides their result (``target_weight``; 0: the win alone); win
-        rates and score leads stay those of the game's own komi. Thread-safe against
-        concurrent readers of the result only.
+        rates and score leads stay those of the game's own komi. ``extend_to``: seconds a timed
+        search may go on past ``seconds`` while its two best moves are close (the most visited
+        has fewer than ``close_ratio`` times the second's visits, ``params``), ``EXTEND_STEP`` of
+        ``seconds`` at a time; the analysis's ``seconds_allowed`` is the time it ended up
+        having. Thread-safe against concurrent readers of the result only.
         """
         with self._lock:
             return self._search(game, Color(color), seconds, playouts, stop, progress,
-                                progress_interval, early_stop, target_margin)
+                                progress_interval, early_stop, target_margin, extend_to)
 
     def _search(self, game, color, seconds, playouts, stop, progress, progress_interval,
-                early_stop, target_margin=0.0):
+                early_stop, target_margin=0.0, extend_to=None):
         start = time.perf_counter()
         if seconds is None and playouts is None:
             seconds = self.settings.move_time
@@ -307,15 +313,25 @@ class SearchPlayer:
         cpu = [0.0] * threads
         per_thread = None if playouts is None else [playouts // threads + (i < playouts % threads)
                                                       for i in range(threads)]
-        deadline = None if seconds is None else start + seconds
+        # a list: a close search moves its deadline on (``extend``), and every thread sees it
+        deadline = [None if seconds is None else start + seconds]
+        limit = start + extend_to if seconds is not None and extend_to is not None \
+            and extend_to > seconds else None
         done = threading.Event()
         # trees of their own would settle by each other's timing: every thread runs its share
-        settles = early_stop and per_thread is not None and deadline is None and \
+        settles = early_stop and per_thread is not None and seconds is None and \
             (threads == 1 or shared)
         settled = threading.Event()
         first_look = int(SETTLE_FROM * playouts) if settles else 0
 
         widest = game.size * game.size + 1   # children of one expansion at most
+
+        def extend(now) -> bool:
+            """At the deadline: move it on by a step when the limit allows and it is close."""
+            if limit is None or now >= limit or not self._close(roots):
+                return False
+            deadline[0] = min(limit, max(deadline[0], now + EXTEND_STEP * seconds))
+            return True
 
         def worker(i):
             space = self._spaces[i]
@@ -349,8 +365,8 @@ class SearchPlayer:
                         break
                     want = min(want, max(1, next_look - played))
                 t0 = time.perf_counter()
-                if deadline is not None and want > 0:
-                    want = chunk_within(want, counts[i], t0 - start, deadline - t0)
+                if deadline[0] is not None and want > 0:
+                    want = chunk_within(want, counts[i], t0 - start, deadline[0] - t0)
                 if want <= 0:
                     break
                 if shared:
@@ -366,7 +382,7 @@ class SearchPlayer:
                                         space.seq, space.own, int(want)))
                 cpu[i] += time.thread_time() - c0
                 now = time.perf_counter()
-                if deadline is not None and now >= deadline:
+                if deadline[0] is not None and now >= deadline[0] and not extend(now):
                     break
                 elapsed = now - t0
                 if elapsed < CHUNK_SECONDS / 2:
@@ -378,15 +394,16 @@ class SearchPlayer:
         workers = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(1, threads)]
         for thread in workers:
             thread.start()
-        if progress is None and not (early_stop and deadline is not None and playouts is None):
+        if progress is None and not (early_stop and seconds is not None and playouts is None):
             worker(0)
         else:
-            self._watch(worker, done, game, color, roots, counts, start, deadline, progress,
-                        progress_interval, early_stop and playouts is None)
+            self._watch(worker, done, game, color, roots, counts, start, deadline, limit,
+                        progress, progress_interval, early_stop and playouts is None)
         for thread in workers:
             thread.join()
         analysis = self._analysis(game, color, roots, sum(counts), time.perf_counter() - start)
         analysis.cpu_seconds = sum(cpu)
+        analysis.seconds_allowed = None if seconds is None else deadline[0] - start
         analysis.target_margin = float(target_margin) if params[K.P_TARGET_WEIGHT] > 0 else 0.0
         return analysis
 
@@ -422,10 +439,11 @@ class SearchPlayer:
                 break
             _backend.wait_compiled(min(left, 0.05))
 
-    def _watch(self, worker, done, game, color, roots, counts, start, deadline, progress,
-               interval, early_stop):
+    def _watch(self, worker, done, game, color, roots, counts, start, deadline, limit,
+               progress, interval, early_stop):
         """Run thread 0's simulations in a helper thread while this one reports progress and
-        stops the search early when the best move can no longer change."""
+        stops the search early when the best move can no longer change (in the time to its
+        deadline, ``deadline[0]``, or to its ``limit`` while the best two are close)."""
         main = threading.Thread(target=worker, args=(0,), daemon=True)
         main.start()
         next_report = start + interval
@@ -435,9 +453,10 @@ class SearchPlayer:
             if progress is not None and now >= next_report:
                 progress(self._analysis(game, color, roots, sum(counts), now - start))
                 next_report = now + interval
-            if early_stop and deadline is not None and now - start > 0.2:
+            if early_stop and deadline[0] is not None and now - start > 0.2:
                 rate = sum(counts) / (now - start)
-                if self._settled(roots, rate * (deadline - now)):
+                end = limit if limit is not None and self._close(roots) else deadline[0]
+                if self._settled(roots, rate * (end - now)):
                     done.set()
 
     def _root_visits(self, roots) -> dict:
@@ -465,6 +484,12 @@ class SearchPlayer:
         """The most visited root move leads the second by more than the simulations left."""
         leader, lead = self._lead(roots)
         return leader is not None and lead > remaining
+
+    def _close(self, roots) -> bool:
+        """The most visited root move has fewer than ``close_ratio`` times the second's visits."""
+        ratio = dict(self.settings.overrides).get("close_ratio", PLAYER_TUNABLES["close_ratio"])
+        ranked = sorted(self._root_visits(roots).values(), reverse=True)
+        return len(ranked) > 1 and ranked[0] < ratio * ranked[1]
 
     def _settle_gap(self, roots, remaining: int) -> int:
         """For a fixed budget with ``remaining`` simulations left: 0 when the most visited
@@ -728,13 +753,15 @@ class SearchPlayer:
 
     def genmove(self, game, color: Color, seconds: Optional[float] = None,
                 cleanup: bool = False, progress: Optional[Callable[["Analysis"], None]] = None,
-                progress_interval: float = 1.0, early_stop: bool = True):
+                progress_interval: float = 1.0, early_stop: bool = True,
+                extend_to: Optional[float] = None):
         """Search and decide: ``(move, analysis)``, the move a point, None (pass, legal for
         ``color``) or ``"resign"``; analysis None when nothing was searched. A game ended by
         annihilation is passed out without a search. When ``color`` has
         neither a legal placement nor a legal pass: RulesError (it passed last, nothing is left).
-        ``progress``, ``progress_interval`` and ``early_stop`` as in ``search`` (live views while
-        it thinks; no early stop where unused time is lost, in byo-yomi). A position of the
+        ``progress``, ``progress_interval``, ``early_stop`` and ``extend_to`` as in ``search``
+        (live views while it thinks; no early stop where unused time is lost, in byo-yomi; more
+        time for a close choice where the clock has it to spare, ``timing.move_limit``). A position of the
         opening book (``book.py``; settings ``book``) gets the book's move, analysis None."""
         color = Color(color)
         if game.end_reason == "annihilation":
@@ -746,7 +773,7 @@ class SearchPlayer:
         analysis = self.search(game, color, seconds=seconds,
                                playouts=self.settings.playouts if seconds is not None else None,
                                progress=progress, progress_interval=progress_interval,
-                               early_stop=early_stop,
+                               early_stop=early_stop, extend_to=extend_to,
                                target_margin=0.0 if cleanup else self.target_margin(game, color))
         if analysis.moves:
             self._outlook = {key: value for key, value in self._outlook.items()
@@ -754,7 +781,8 @@ class SearchPlayer:
             self._outlook[(game.history_id, color)] = (len(game.moves), analysis.winrate,
                                                        analysis.score_lead)
         move = self.decide(game, color, analysis, cleanup,
-                           None if seconds is None else seconds - analysis.seconds)
+                           None if seconds is None else
+                           max(seconds, analysis.seconds_allowed or 0.0) - analysis.seconds)
         if move not in (None, "resign") and game.illegal_reason(color, move) is not None:
             # a move the tree never entered can still break superko: take the next legal one
             legal = [m.move for m in analysis.moves

@@ -18,7 +18,8 @@ keeps it: under load it grows, and so does the margin). A fixed per-move margin 
 second left 19x19 games at a minute a side with 32 simulations a move; the reserve is per game
 instead. When the previous search found the game settled (win rate beyond ``SETTLED``), the
 budget shrinks by ``SETTLED_FACTOR``, except in byo-yomi (``in_byo_yomi``), where time not
-used is lost: there the search also does not stop early.
+used is lost: there the search also does not stop early. A move whose two best moves stay close
+at its budget may think on (``move_limit``), as Pachi does by its ``best2_ratio``.
 """
 
 from typing import Optional
@@ -33,6 +34,8 @@ MARGIN_SHARE = 0.05        #: and this share of the time a move may use
 MIN_BUDGET = 0.05          #: never think less than this (a move must still be searched)
 SETTLED = 0.95             #: a win rate this sure (or this unsure) means the result is settled
 SETTLED_FACTOR = 0.3       #: the share of the budget a settled game gets
+EXTEND_FACTOR = 2.0        #: an unsure move may think this many times its budget
+EXTEND_SHARE = 0.1         #: but never more than this share of the main time left
 
 
 def moves_left(empty_points: int) -> float:
@@ -96,6 +99,25 @@ def move_budget(control, left, empty_points: int, move_time: Optional[float] = N
             and not in_byo_yomi(control, left):
         budget = max(MIN_BUDGET, budget * SETTLED_FACTOR)
     return budget
+
+
+def move_limit(control, left, budget: Optional[float], move_time: Optional[float] = None,
+               overhead: float = 0.0) -> Optional[float]:
+    """The most a move may think when its search stays unsure at ``budget`` (``move_budget``'s
+    answer; the two best moves close, ``SearchPlayer.search``'s ``extend_to``): in sudden
+    death, and in main time before byo-yomi, ``EXTEND_FACTOR`` times the budget but at most
+    ``EXTEND_SHARE`` of the main time left (less the margin) and never more than ``move_time``
+    (``--time``); elsewhere the budget itself (a byo-yomi period is the same for every move,
+    ``--time`` alone is the user's per move, no clock has nothing to spare). Time spent here
+    comes off the later moves' shares, as the clock runs down."""
+    system = getattr(control, "system", "none")
+    if budget is None or system == "none" or in_byo_yomi(control, left):
+        return budget
+    remaining = left.seconds if left is not None else control.main_time
+    limit = min(budget * EXTEND_FACTOR, _within(EXTEND_SHARE * remaining, remaining, overhead))
+    if move_time is not None:
+        limit = min(limit, move_time)
+    return max(budget, limit)
 
 
 def in_byo_yomi(control, left) -> bool:
