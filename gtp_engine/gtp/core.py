@@ -224,10 +224,9 @@ def generate(engine, color, commit: bool, cleanup: bool = False, progress=None,
                                            early_stop=not engine.in_byo_yomi(color),
                                            extend_to=engine.move_limit(color, budget))
     if commit:
-        allowed = analysis.seconds_allowed if analysis is not None else None
-        engine.note_move_time(color, budget if allowed is None or budget is None
-                              else max(budget, allowed),
-                              time.perf_counter() - started)
+        # a searched budget comes back as the time allowed: itself, or more for a close choice
+        allowed = budget if analysis is None or budget is None else analysis.seconds_allowed
+        engine.note_move_time(color, allowed, time.perf_counter() - started)
     if engine.live_gfx:
         clear_live_view()
     if analysis is not None and engine.settings.summary:

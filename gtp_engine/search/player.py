@@ -487,9 +487,13 @@ class SearchPlayer:
 
     def _close(self, roots) -> bool:
         """The most visited root move has fewer than ``close_ratio`` times the second's visits."""
-        ratio = dict(self.settings.overrides).get("close_ratio", PLAYER_TUNABLES["close_ratio"])
+        ratio = self._player_tunables()["close_ratio"]
         ranked = sorted(self._root_visits(roots).values(), reverse=True)
         return len(ranked) > 1 and ranked[0] < ratio * ranked[1]
+
+    def _player_tunables(self) -> dict:
+        """The tunables the player reads (``PLAYER_TUNABLES``), with the settings' overrides."""
+        return {**PLAYER_TUNABLES, **dict(self.settings.overrides)}
 
     def _settle_gap(self, roots, remaining: int) -> int:
         """For a fixed budget with ``remaining`` simulations left: 0 when the most visited
@@ -742,7 +746,7 @@ class SearchPlayer:
         if game.last_move is not None and game.last_move.is_pass:
             return 0.0
         _, winrate, lead = outlook
-        shares = {**PLAYER_TUNABLES, **dict(self.settings.overrides)}
+        shares = self._player_tunables()
         far_behind = winrate < 0.5 and 0 < shares["target_behind_lead"] <= -lead
         wanted = 0.0
         if winrate >= TARGET_FROM and lead > 0:
@@ -781,8 +785,7 @@ class SearchPlayer:
             self._outlook[(game.history_id, color)] = (len(game.moves), analysis.winrate,
                                                        analysis.score_lead)
         move = self.decide(game, color, analysis, cleanup,
-                           None if seconds is None else
-                           max(seconds, analysis.seconds_allowed or 0.0) - analysis.seconds)
+                           None if seconds is None else analysis.seconds_allowed - analysis.seconds)
         if move not in (None, "resign") and game.illegal_reason(color, move) is not None:
             # a move the tree never entered can still break superko: take the next legal one
             legal = [m.move for m in analysis.moves
