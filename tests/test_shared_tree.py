@@ -34,7 +34,8 @@ def _grow(game, arenas=2, chunks=12, per_chunk=40, capacity=200_000, shared=1):
         done += int(ka.run(game.position.state, space.state, _ZOBRIST, space.work, space.spare,
                            space.out, space.owner, space.scratch, tree.ti, tree.tf, arena,
                            root, int(game.to_move), 0, 0, 0, space.rng, params,
-                           patterns.table(), model, hist, space.path, space.path_keys,
+                           patterns.table(), model, K.empty_value(), hist, space.path,
+                           space.path_keys,
                            space.seq, space.own, per_chunk))
     return tree, done
 

@@ -170,7 +170,21 @@ P_PROB_VITAL = 52         # per mille: a playout takes the vital point of the ey
 #                           move touched (``suggest_vital_point``)
 P_TARGET_WEIGHT = 53      # share of a simulation's value that goes by reaching the target margin
 P_TARGET_MARGIN = 54      # Black's margin (points) above which a simulation reaches the target
-P_COUNT = 55
+P_VALUE_WEIGHT = 55       # virtual simulations a node gets at expansion from the value net's
+#                           estimate of its position (``value_of``; 0: the net is not used)
+P_COUNT = 56
+
+# The value net (``search/value.py``): the input planes of a position, from the side to
+# move's view, one float per (cell, plane) in the padded layout.
+V_OWN, V_ENEMY, V_ON_BOARD = 0, 1, 2
+V_OWN_LIBS = 3      # 3, 4, 5: an own stone whose group has 1, 2, 3 or more liberties
+V_ENEMY_LIBS = 6    # 6, 7, 8: the same for an enemy stone
+V_KO = 9            # the point a ko forbids
+V_BLACK_TO_MOVE = 10
+V_LAST = 11         # the last move's point
+V_PLANES = 12
+V_HEADER = 2        # the flat net: layers, channels, then per layer the weights of each
+#                     of the 9 offsets x inputs x outputs and the biases, then the head
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -1635,6 +1649,119 @@ def _near_fort(st, cell, w):
 
 # --------------------------------------------------------------------------- the tree's steps
 @jit
+def value_planes(st, sx, color, last, x):
+    """Write the value net's input planes of position ``st``, ``color`` to move and ``last``
+    the last move's cell (0: none), into ``x`` (cell * V_PLANES + plane; the wall cells 0)."""
+    size = int(st[HDR, H_SIZE])
+    w = size + 2
+    a = int(st[HDR, H_AREA])
+    _, _, libs, _, _ = _blocks(st)
+    for i in range(a * V_PLANES):
+        x[i] = 0.0
+    black = 1.0 if color == BLACK else 0.0
+    for row in range(1, size + 1):
+        for col in range(1, size + 1):
+            cell = row * w + col
+            x[cell * V_PLANES + V_ON_BOARD] = 1.0
+            x[cell * V_PLANES + V_BLACK_TO_MOVE] = black
+            v = int(st[BOARD, cell])
+            if (v == BLACK or v == WHITE) and int(st[GID, cell]) == cell:
+                n = _group_libs(st, sx, cell, 3, False)
+                if v == color:
+                    side, lib = V_OWN, V_OWN_LIBS
+                else:
+                    side, lib = V_ENEMY, V_ENEMY_LIBS
+                s = cell
+                while True:
+                    x[s * V_PLANES + side] = 1.0
+                    if n > 0:
+                        x[s * V_PLANES + lib + n - 1] = 1.0
+                    s = int(st[NXT, s])
+                    if s == cell:
+                        break
+    ko = int(st[HDR, H_KO])
+    if ko > 0:
+        x[ko * V_PLANES + V_KO] = 1.0
+    if last > 0:
+        x[int(last) * V_PLANES + V_LAST] = 1.0
+
+
+@jit
+def value_of(st, sx, color, last, value):
+    """The value net's estimate that ``color``, to move in ``st``, wins: a stack of 3x3
+    convolutions with ReLU (zero beyond the board), then the sum over the board of tanh of a
+    1x1 "ownership" map times a learned scale, plus a linear term of the mean of the last
+    layer's channels, through the logistic function. ``value``: (flat net, float32 buffer of
+    ``value_buffer_length``), ``search/value.py`` packs both."""
+    net, buf = value
+    size = int(st[HDR, H_SIZE])
+    w = size + 2
+    a = int(st[HDR, H_AREA])
+    layers = int(net[0])
+    channels = int(net[1])
+    x0 = 0
+    h = (a * V_PLANES, a * V_PLANES + a * channels)
+    value_planes(st, sx, color, last, buf[x0:x0 + a * V_PLANES])
+    src = x0
+    cin = V_PLANES
+    at = V_HEADER
+    for layer in range(layers):
+        dst = h[layer % 2]
+        for i in range(a * channels):
+            buf[dst + i] = 0.0
+        bias = at + 9 * cin * channels
+        for row in range(1, size + 1):
+            for col in range(1, size + 1):
+                cell = row * w + col
+                out = dst + cell * channels
+                for o in range(channels):
+                    buf[out + o] = net[bias + o]
+                for k in range(9):
+                    near = cell + (k // 3 - 1) * w + (k % 3 - 1)
+                    inp = src + near * cin
+                    for i in range(cin):
+                        v = buf[inp + i]
+                        if v != 0.0:
+                            wk = at + (k * cin + i) * channels
+                            for o in range(channels):
+                                buf[out + o] += v * net[wk + o]
+                for o in range(channels):
+                    if buf[out + o] < 0.0:
+                        buf[out + o] = 0.0
+        at = bias + channels
+        src = dst
+        cin = channels
+    own_w = at
+    own_b = at + channels
+    fc_w = own_b + 1
+    fc_b = fc_w + channels
+    scale = fc_b + 1
+    owned = 0.0
+    pooled = 0.0
+    for row in range(1, size + 1):
+        for col in range(1, size + 1):
+            out = src + (row * w + col) * channels
+            t = net[own_b]
+            for o in range(channels):
+                t += buf[out + o] * net[own_w + o]
+                pooled += buf[out + o] * net[fc_w + o]
+            owned += math.tanh(t)
+    z = net[scale] * owned + net[fc_b] + pooled / (size * size)
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def value_buffer_length(size, channels):
+    """The float32 scratch ``value_of`` needs on a board of ``size`` with nets of ``channels``."""
+    area = (size + 2) * (size + 2)
+    return area * (V_PLANES + 2 * channels)
+
+
+def empty_value():
+    """No value net (``simulate`` never calls ``value_of``)."""
+    return np.zeros(0, np.float32), np.zeros(0, np.float32)
+
+
+@jit
 def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last, last2,
            passes, params, pat3, model):
     """Give ``node`` (position ``st``, ``color`` to move, ``passes`` passes just made) one child
@@ -1810,7 +1937,7 @@ def select(ti, tf, node, params):
 
 @jit
 def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, color,
-             root_passes, root_last, root_last2, rng, params, pat3, model, hist, path,
+             root_passes, root_last, root_last2, rng, params, pat3, model, value, hist, path,
              path_keys, seq, own):
     """One simulation from ``root`` (position ``root_st``, ``color`` to move): descend by
     urgency, expand a leaf that has been visited often enough, play out, score, back up the
@@ -1833,6 +1960,7 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
     final = 3 - color
     to_move = color
     expand_visits = params[P_EXPAND_VISITS]
+    value_weight = params[P_VALUE_WEIGHT]
     max_depth = min(len(path), len(path_keys)) - 1
     while depth < max_depth and n_seq < len(seq) // 2:
         if ti[NI_FIRST, node] < 0:
@@ -1846,6 +1974,12 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
                           last, last2, passes, params, pat3, model):
                 ti[NI_FLAGS, node] &= ~FLAG_EXPANDING
                 break
+            if depth > 0 and value_weight > 0 and len(value[0]) > 0:
+                # once per node, as it gets children: the net's view of the position weighs
+                # as much as that many simulations, for the player who moved into it
+                p = value_of(st, sx, to_move, last, value)
+                tf[NF_PVISITS, node] += value_weight
+                tf[NF_PWINS, node] += value_weight * (1.0 - p)
         child = select(ti, tf, node, params)
         if child < 0:
             break
@@ -1962,8 +2096,8 @@ def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, 
 
 @jit
 def run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, color,
-        root_passes, root_last, root_last2, rng, params, pat3, model, hist, path, path_keys,
-        seq, own, count):
+        root_passes, root_last, root_last2, rng, params, pat3, model, value, hist, path,
+        path_keys, seq, own, count):
     """``count`` simulations (attempts that met a repeat do not count but are bounded);
     returns the number that completed. In a thread's arena (``T_ARENA``) it returns early
     once the arena has no room for another expansion: the caller refills it."""
@@ -1975,7 +2109,7 @@ def run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, color
             break
         done += simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root,
                          color, root_passes, root_last, root_last2, rng, params, pat3, model,
-                         hist, path, path_keys, seq, own)
+                         value, hist, path, path_keys, seq, own)
         attempts += 1
     return done
 
@@ -2128,11 +2262,17 @@ def warm_all(everything=True):
         params[P_PRIOR_LEARNED] = 1
         params[P_LEARNED_TEMPERATURE] = 1
         model = empty_model()
+        value = (np.zeros(V_HEADER + 9 * V_PLANES + 1 + 5, np.float32),
+                 np.zeros(value_buffer_length(size, 1), np.float32))
+        value[0][0] = 1
+        value[0][1] = 1
+        params[P_VALUE_WEIGHT] = 1
         for m in (model, (np.array([KEY_PAT3], np.int64), np.zeros(1, np.int32),
                           np.zeros(F_COUNT, np.float64))):
-            run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, int(root),
-                int(BLACK), int(0), int(0), int(0), rng, params, pat3, m, hist, path, path_keys,
-                seq, own, int(30))
+            for v in (empty_value(), value):
+                run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, int(root),
+                    int(BLACK), int(0), int(0), int(0), rng, params, pat3, m, v, hist, path,
+                    path_keys, seq, own, int(30))
         child = find_child(ti, int(root), int(PASS))
         remap = np.zeros(cap, np.int32)
         compact(ti, tf, thdr, int(max(child, 0)), remap, np.zeros(len(remap), np.int32),

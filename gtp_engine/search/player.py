@@ -25,6 +25,7 @@ from ..board import _backend as board_backend
 from ..coords import Color, Move
 from ..errors import RulesError
 from . import _backend, book, knowledge, patterns
+from . import value as value_net
 from .params import PLAYER_TUNABLES, SHARED_TREE, make_params
 from .tree import BYTES_PER_NODE, Base, Tree, Workspace
 
@@ -202,6 +203,7 @@ class SearchPlayer:
         time: the trees' pools, the workspaces, the learned model and the shape table."""
         self._ensure(self._threads(), game.size)
         knowledge.arrays_for(game.rules.name, game.size)
+        value_net.flat_for(game.rules.name, game.size)
         patterns.table()
 
     def clear(self) -> None:
@@ -288,6 +290,7 @@ class SearchPlayer:
         overrides = dict(self.settings.overrides)
         overrides.setdefault("heavy", int(self.settings.heavy))
         model = knowledge.arrays_for(game.rules.name, game.size)
+        values = [value_net.value_arrays(game.rules.name, game.size) for _ in range(threads)]
         shared = self._shared(threads)
         overrides["shared_tree"] = int(shared)
         params = make_params(game, learned=knowledge.knows_anything(model),
@@ -377,7 +380,8 @@ class SearchPlayer:
                                         space.spare, space.out, space.owner, space.scratch,
                                         tree.ti, tree.tf, header, root,
                                         int(color), int(root_passes), int(root_last),
-                                        int(root_last2), space.rng, params, pat3, model, hist,
+                                        int(root_last2), space.rng, params, pat3, model,
+                                        values[i], hist,
                                         space.path, space.path_keys,
                                         space.seq, space.own, int(want)))
                 cpu[i] += time.thread_time() - c0

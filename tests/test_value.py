@@ -1,0 +1,208 @@
+"""The value net: the kernels' input planes and forward pass against the numpy reference
+(``search/value.py``), its file, and the tree's use of it at a node's expansion."""
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from gtp_engine.board import _backend as board_backend
+from gtp_engine.coords import Color, parse_vertex
+from gtp_engine.game import Game
+from gtp_engine.search import _backend, knowledge, patterns, value
+from gtp_engine.search.params import make_params
+from gtp_engine.search.tree import Base, Tree, Workspace
+
+K = _backend.mirror
+_BK = board_backend.mirror
+_ZOBRIST = _BK.zobrist_keys()
+
+
+def _random_net(channels=3, layers=2, seed=0):
+    rng = np.random.default_rng(seed)
+    convs, cin = [], K.V_PLANES
+    for _ in range(layers):
+        convs.append((rng.normal(0, 0.4, (channels, cin, 3, 3)), rng.normal(0, 0.1, channels)))
+        cin = channels
+    return value.ValueNet(convs, rng.normal(0, 0.5, channels), 0.1, rng.normal(0, 0.5, channels),
+                          -0.2, 0.07, info="random", sizes=(5, 9))
+
+
+def _constant_net(p, channels=2):
+    """A net whose estimate is ``p`` everywhere: zero weights, the bias the logit of ``p``."""
+    zeros = [(np.zeros((channels, K.V_PLANES, 3, 3)), np.zeros(channels))]
+    return value.ValueNet(zeros, np.zeros(channels), 0.0, np.zeros(channels),
+                          math.log(p / (1 - p)), 0.0)
+
+
+def _ko(size):
+    """White has just taken a ko at B4: C4 is forbidden to Black."""
+    game = Game("go", size, 7.5)
+    for color, vertex in zip("BWBWBWBW", ("B5", "C5", "A4", "D4", "B3", "C3", "C4", "B4")):
+        game.play(Color.BLACK if color == "B" else Color.WHITE, parse_vertex(vertex, size))
+    point = parse_vertex("B4", size)
+    return game, (point[0] + 1) * (size + 2) + point[1] + 1
+
+
+def _random_positions(size, games=4, seed=1):
+    """(game, last move's cell): a ko, then positions after random legal moves, a few per
+    game, ataris among them."""
+    yield _ko(size)
+    chooser = random.Random(seed)
+    for g in range(games):
+        game, last = Game("go", size, 7.5), 0
+        for n in range(chooser.randrange(size * 2, size * size * 2)):
+            move = chooser.choice(game.legal_moves(game.to_move) + [None] * 2)
+            game.play(game.to_move, move)
+            last = 0 if move is None else (move[0] + 1) * (size + 2) + move[1] + 1
+            if n % 7 == 3:
+                yield game, last
+
+
+def _kernel_planes(kernels, game, last):
+    size = game.size
+    area = (size + 2) * (size + 2)
+    x = np.zeros(area * K.V_PLANES, np.float32)
+    space = Workspace(size)
+    st = game.position.state.copy()
+    kernels.value_planes(st, space.scratch, int(game.to_move), last, x)
+    board = x.reshape(size + 2, size + 2, K.V_PLANES)[1:-1, 1:-1]
+    return np.transpose(board, (2, 0, 1))
+
+
+@pytest.fixture(params=["mirror", "compiled"])
+def kernels(request):
+    return K if request.param == "mirror" else _backend.compile_now()
+
+
+@pytest.mark.parametrize("size", [5, 9])
+def test_the_kernels_planes_are_the_references_on_random_positions(kernels, size):
+    seen = np.zeros(K.V_PLANES)
+    for game, last in _random_positions(size):
+        expected = value.planes_reference(game.position.state, int(game.to_move), last)
+        assert np.array_equal(_kernel_planes(kernels, game, last), expected)
+        seen += expected.sum(axis=(1, 2))
+    # every plane was exercised: ataris, two and three liberties, a ko, a last move
+    assert all(seen > 0), seen
+
+
+@pytest.mark.parametrize("size", [5, 9])
+def test_the_kernels_forward_pass_is_the_references(kernels, size):
+    net = _random_net()
+    flat = net.flat()
+    buffer = np.zeros(K.value_buffer_length(size, net.channels), np.float32)
+    estimates = []
+    for game, last in _random_positions(size, games=3, seed=size):
+        expected = net.evaluate(value.planes_reference(game.position.state,
+                                                       int(game.to_move), last))
+        st = game.position.state.copy()
+        got = kernels.value_of(st, Workspace(size).scratch, int(game.to_move), last,
+                               (flat, buffer))
+        assert got == pytest.approx(expected, abs=1e-5)
+        estimates.append(got)
+    assert max(estimates) - min(estimates) > 0.01   # the positions are told apart
+
+
+def test_a_net_is_saved_and_loaded_unchanged(tmp_path):
+    net = _random_net()
+    net.save(tmp_path / "go-value.npz")
+    back = value.ValueNet.load(tmp_path / "go-value.npz")
+    assert np.array_equal(back.flat(), net.flat())
+    assert (back.info, back.sizes) == ("random", (5, 9))
+
+
+def test_a_layer_of_the_wrong_shape_is_refused():
+    with pytest.raises(ValueError, match="inputs"):
+        value.ValueNet([(np.zeros((2, 3, 3, 3)), np.zeros(2))], np.zeros(2), 0, np.zeros(2),
+                       0, 0)
+
+
+def test_no_file_a_damaged_file_or_a_size_not_named_means_no_net(tmp_path, monkeypatch):
+    monkeypatch.setattr(value, "MODEL_DIR", tmp_path)
+    value.flat_for.cache_clear()
+    try:
+        assert len(value.flat_for("go", 9)) == 0
+        _random_net().save(tmp_path / "go-value.npz")
+        value.flat_for.cache_clear()
+        assert len(value.flat_for("go", 9)) > 0
+        assert len(value.flat_for("go", 7)) == 0          # the file names 5 and 9 only
+        flat, buffer = value.value_arrays("go", 9)
+        assert len(buffer) == K.value_buffer_length(9, 3)
+        (tmp_path / "go-value.npz").write_bytes(b"PK\x03\x04 not a zip")
+        value.flat_for.cache_clear()
+        assert len(value.flat_for("go", 9)) == 0
+        assert len(value.value_arrays("go", 9)[1]) == 0
+    finally:
+        value.flat_for.cache_clear()
+
+
+def _grow(kernels, arrays, weight, sims):
+    game = Game("go", 5, 7.5)
+    tree = Tree(20_000)
+    root = tree.reset(Base(game.history_id, (), int(game.to_move)))
+    space = Workspace(game.size)
+    space.rng[0] = 777
+    params = make_params(game, expand_visits=1, value_weight=weight)
+    arena = tree.arena(0)
+    tree.refill(arena, 26)
+    kernels.run(game.position.state, space.state, _ZOBRIST, space.work, space.spare, space.out,
+                space.owner, space.scratch, tree.ti, tree.tf, arena, root, int(game.to_move),
+                0, 0, 0, space.rng, params, patterns.table(),
+                knowledge.arrays_for("go", 5), arrays,
+                np.zeros(64, np.int64), space.path, space.path_keys, space.seq, space.own, sims)
+    return tree, root
+
+
+def _expanded(tree, node):
+    """The nodes below and including ``node`` that have children."""
+    first, count = int(tree.ti[K.NI_FIRST, node]), int(tree.ti[K.NI_COUNT, node])
+    if first < 0 or count == 0:
+        return set()
+    return {node}.union(*(_expanded(tree, c) for c in range(first, first + count)))
+
+
+@pytest.mark.parametrize("name", ["mirror", "compiled"])
+def test_a_node_getting_children_gets_the_nets_estimate_as_virtual_simulations(name):
+    kernels = K if name == "mirror" else _backend.compile_now()
+    p, weight = 0.8, 12.0
+    net = _constant_net(p)
+    arrays = (net.flat(), np.zeros(K.value_buffer_length(5, net.channels), np.float32))
+    # one simulation that expands every node it meets (expand_visits 1): the same tree
+    plain, root = _grow(kernels, arrays, 0.0, 1)
+    valued, _ = _grow(kernels, arrays, weight, 1)
+    assert np.array_equal(valued.ti, plain.ti)
+    expanded = _expanded(plain, root) - {root}
+    assert len(expanded) > 3
+    # each node that got children, the root aside, and no other, has ``weight`` more prior
+    # visits, won by the player who moved into it with 1 - p
+    gained = valued.tf[K.NF_PVISITS] - plain.tf[K.NF_PVISITS]
+    won = valued.tf[K.NF_PWINS] - plain.tf[K.NF_PWINS]
+    assert set(np.nonzero(gained)[0].tolist()) == expanded
+    assert set(np.nonzero(won)[0].tolist()) == expanded
+    assert np.allclose(gained[list(expanded)], weight)
+    assert np.allclose(won[list(expanded)], weight * (1 - p), atol=1e-4)
+    # without a net the weight changes nothing
+    alone, _ = _grow(kernels, K.empty_value(), weight, 1)
+    assert np.array_equal(alone.tf, plain.tf) and np.array_equal(alone.ti, plain.ti)
+
+
+def test_the_player_searches_with_the_games_net_when_its_weight_is_set(tmp_path, monkeypatch):
+    from gtp_engine.search.player import SearchPlayer, SearchSettings
+    monkeypatch.setattr(value, "MODEL_DIR", tmp_path)
+    value.flat_for.cache_clear()
+    _random_net().save(tmp_path / "go-value.npz")
+
+    def search(weight):
+        game = Game("go", 9, 7.5)
+        settings = SearchSettings(playouts=300, seed=5, book=False,
+                                  overrides=(("value_weight", weight),))
+        _, analysis = SearchPlayer(settings).genmove(game, game.to_move)
+        return [(m.move, m.visits) for m in analysis.moves]
+
+    try:
+        without = search(0)
+        assert search(0) == without                 # reproducible at a fixed seed
+        assert search(40) != without                # the net's estimates moved the search
+    finally:
+        value.flat_for.cache_clear()
