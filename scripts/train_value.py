@@ -1,0 +1,198 @@
+"""Train the value net of a game (``gtp_engine/search/value.py``) from self-play.
+
+    # 1. self-play in this process (no engine start-up per game): a position per move, its
+    #    planes, who won and the search's own win rate; 2 random opening moves a game for
+    #    variety, resigning below 5%; saved every 20 games
+    python scripts/train_value.py play --games 1500 --playouts 1000 --seed 100000 --out runs/value/sp1.npz
+    # 2. fit the net (needs PyTorch: pip install '.[train]') and write the file the engine loads
+    python scripts/train_value.py fit runs/value/sp1.npz runs/value/sp2.npz --out gtp_engine/search/knowledge/go-value.npz
+
+``fit`` holds one game in ten out and prints, on it, the net's log-loss and accuracy against
+the games' results beside the same figures for the search's own win rates at the time: the
+net is worth a try in the tree only where it comes near the search it would stand in for.
+The targets are the results blended with those win rates (``--search-share``).
+"""
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gtp_engine.coords import Color  # noqa: E402
+from gtp_engine.game import Game  # noqa: E402
+from gtp_engine.search import _backend, value  # noqa: E402
+from gtp_engine.search.player import SearchPlayer, SearchSettings  # noqa: E402
+
+
+def _cell(point, size):
+    return 0 if point is None else (point[0] + 1) * (size + 2) + point[1] + 1
+
+
+def play_game(seed: int, playouts: int, size: int, komi: float, opening: int = 2):
+    """One self-play game: [(planes, search win rate or -1, 1 if the side to move won)]."""
+    chooser = random.Random(seed)
+    game = Game("go", size, komi)
+    player = SearchPlayer(SearchSettings(playouts=playouts, seed=seed, resign=0.05))
+    rows, last, passes, winner = [], 0, 0, None
+    while len(game.moves) < 3 * size * size:
+        color = game.to_move
+        planes = value.planes_reference(game.position.state, int(color), last)
+        if len(game.moves) < opening:
+            move, rate = chooser.choice(game.legal_moves(color)), -1.0
+        else:
+            move, analysis = player.genmove(game, color)
+            rate = analysis.winrate if analysis is not None and analysis.moves else -1.0
+        rows.append((planes, rate, int(color)))
+        if move == "resign":
+            winner = color.opponent
+            break
+        game.play(color, move)
+        passes = passes + 1 if move is None else 0
+        last = _cell(move, size)
+        if passes >= 2:
+            break
+    if winner is None:
+        winner = game.score().winner
+    return [(p, r, int(c == winner)) for p, r, c in rows]
+
+
+def play(args) -> int:
+    _backend.compile_now()
+    planes, rates, won, games = [], [], [], []
+    start = time.time()
+    for i in range(args.games):
+        seed = args.seed + i
+        for p, r, y in play_game(seed, args.playouts, args.size, args.komi):
+            planes.append(p)
+            rates.append(r)
+            won.append(y)
+            games.append(seed)
+        if (i + 1) % 20 == 0 or i + 1 == args.games:
+            np.savez_compressed(args.out, x=np.array(planes, np.uint8), wr=np.array(rates, np.float32),
+                                y=np.array(won, np.uint8), g=np.array(games, np.int64))
+            print(f"{i + 1} games, {len(won)} positions, {time.time() - start:.0f} s", flush=True)
+    return 0
+
+
+def _log_loss(p, y):
+    p = np.clip(p, 1e-4, 1 - 1e-4)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def fit(args) -> int:
+    try:
+        import torch
+        from torch import nn
+    except ImportError:
+        print("fit needs PyTorch: pip install '.[train]'", file=sys.stderr)
+        return 2
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    data = [np.load(f) for f in args.files]
+    x = np.concatenate([d["x"] for d in data]).astype(np.float32)
+    y = np.concatenate([d["y"] for d in data]).astype(np.float32)
+    wr = np.concatenate([d["wr"] if "wr" in d else -np.ones(len(d["y"]), np.float32) for d in data])
+    g = np.concatenate([d["g"].astype(np.int64) + (k << 40) for k, d in enumerate(data)])
+    ids = np.unique(g)
+    np.random.default_rng(args.seed).shuffle(ids)
+    held = np.isin(g, ids[:max(1, len(ids) // 10)])
+    target = np.where(wr >= 0, (1 - args.search_share) * y + args.search_share * wr, y)
+    print(f"{len(ids)} games, {len(y)} positions ({held.sum()} held out)")
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.convs = nn.ModuleList(nn.Conv2d(value.K.V_PLANES if i == 0 else args.channels,
+                                                 args.channels, 3, padding=1)
+                                       for i in range(args.layers))
+            self.own = nn.Conv2d(args.channels, 1, 1)
+            self.fc = nn.Linear(args.channels, 1)
+            self.scale = nn.Parameter(torch.tensor(0.1))
+
+        def forward(self, t):
+            for conv in self.convs:
+                t = torch.relu(conv(t))
+            owned = torch.tanh(self.own(t)).sum((2, 3)).squeeze(1)
+            return self.scale * owned + self.fc(t.mean((2, 3))).squeeze(1)
+
+    net = Net()
+    optimizer = torch.optim.Adam(net.parameters(), args.rate, weight_decay=args.l2)
+    xs, ts = torch.tensor(x), torch.tensor(target.astype(np.float32))
+    train_rows, test_rows = np.nonzero(~held)[0], np.nonzero(held)[0]
+    loss = nn.BCEWithLogitsLoss()
+    steps = args.epochs * (len(train_rows) // args.batch)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, args.rate, total_steps=steps)
+    chooser = np.random.default_rng(args.seed)
+
+    def predict(rows):
+        with torch.no_grad():
+            return torch.sigmoid(net(xs[rows])).numpy()
+
+    for epoch in range(args.epochs):
+        chooser.shuffle(train_rows)
+        for i in range(len(train_rows) // args.batch):
+            rows = train_rows[i * args.batch:(i + 1) * args.batch]
+            batch = torch.rot90(xs[rows], int(chooser.integers(4)), (2, 3))
+            if chooser.random() < 0.5:   # the 8 symmetries of the board
+                batch = torch.flip(batch, (3,))
+            optimizer.zero_grad()
+            loss(net(batch), ts[rows]).backward()
+            optimizer.step()
+            schedule.step()
+        p = predict(test_rows)
+        print(f"epoch {epoch + 1}: held out log-loss {_log_loss(p, y[test_rows]):.4f}, "
+              f"accuracy {np.mean((p > 0.5) == y[test_rows]):.3f}", flush=True)
+    p = predict(test_rows)
+    searched = wr[test_rows] >= 0
+    report = (f"held out, {searched.sum()} searched positions: net log-loss "
+              f"{_log_loss(p[searched], y[test_rows][searched]):.4f}, accuracy "
+              f"{np.mean((p[searched] > 0.5) == y[test_rows][searched]):.3f}; the search's own "
+              f"{_log_loss(wr[test_rows][searched], y[test_rows][searched]):.4f}, "
+              f"{np.mean((wr[test_rows][searched] > 0.5) == y[test_rows][searched]):.3f}")
+    print(report)
+    convs = [(c.weight.detach().numpy(), c.bias.detach().numpy()) for c in net.convs]
+    model = value.ValueNet(convs, net.own.weight.detach().numpy().reshape(-1),
+                           float(net.own.bias.item()), net.fc.weight.detach().numpy().reshape(-1),
+                           float(net.fc.bias.item()), float(net.scale.item()),
+                           info=f"{len(ids)} games, {len(y)} positions; {report}",
+                           sizes=tuple(args.sizes))
+    model.save(args.out)
+    print(f"wrote {args.out}")
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("play", help="self-play positions with results and win rates")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--playouts", type=int, default=1000)
+    p.add_argument("--size", type=int, default=9)
+    p.add_argument("--komi", type=float, default=7.5)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", required=True)
+    f = sub.add_parser("fit", help="fit the net to positions of 'play'")
+    f.add_argument("files", nargs="+")
+    f.add_argument("--out", required=True)
+    f.add_argument("--channels", type=int, default=16)
+    f.add_argument("--layers", type=int, default=4)
+    f.add_argument("--epochs", type=int, default=10)
+    f.add_argument("--batch", type=int, default=256)
+    f.add_argument("--rate", type=float, default=3e-3)
+    f.add_argument("--l2", type=float, default=1e-4)
+    f.add_argument("--search-share", type=float, default=0.5,
+                   help="share of the target that is the search's win rate (default 0.5)")
+    f.add_argument("--sizes", type=int, nargs="+", default=[9])
+    f.add_argument("--threads", type=int, default=1)
+    f.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    return play(args) if args.command == "play" else fit(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
