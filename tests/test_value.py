@@ -206,3 +206,16 @@ def test_the_player_searches_with_the_games_net_when_its_weight_is_set(tmp_path,
         assert search(40) != without                # the net's estimates moved the search
     finally:
         value.flat_for.cache_clear()
+
+
+def test_the_shipped_go_net_is_for_9x9_and_sees_who_leads():
+    value.flat_for.cache_clear()
+    net = value.ValueNet.load(value.net_path("go"))
+    assert net.sizes == (9,) and len(value.flat_for("go", 19)) == 0
+    game = Game("go", 9, 7.5)
+    for row in range(1, 10):   # a wall of Black stones down the D line, White passing
+        game.play(Color.BLACK, parse_vertex(f"D{row}", 9))
+        game.play(Color.WHITE, None)
+    state = game.position.state
+    assert net.evaluate(value.planes_reference(state, int(Color.BLACK), 0)) > 0.8
+    assert net.evaluate(value.planes_reference(state, int(Color.WHITE), 0)) < 0.2
