@@ -1655,7 +1655,6 @@ def value_planes(st, sx, color, last, x):
     size = int(st[HDR, H_SIZE])
     w = size + 2
     a = int(st[HDR, H_AREA])
-    _, _, libs, _, _ = _blocks(st)
     for i in range(a * V_PLANES):
         x[i] = 0.0
     black = 1.0 if color == BLACK else 0.0
@@ -1699,11 +1698,10 @@ def value_of(st, sx, color, last, value):
     a = int(st[HDR, H_AREA])
     layers = int(net[0])
     channels = int(net[1])
-    x0 = 0
-    h = (a * V_PLANES, a * V_PLANES + a * channels)
+    h = (a * V_PLANES, a * V_PLANES + a * channels)   # the layers' outputs, in turn
     acc = buf[len(buf) - channels:]
-    value_planes(st, sx, color, last, buf[x0:x0 + a * V_PLANES])
-    src = x0
+    value_planes(st, sx, color, last, buf[:a * V_PLANES])
+    src = 0
     cin = V_PLANES
     at = V_HEADER
     for layer in range(layers):
