@@ -34,11 +34,15 @@ def _cell(point, size):
 
 
 def play_game(seed: int, playouts: int, size: int, komi: float, opening: int = 2):
-    """One self-play game: [(planes, search win rate or -1, 1 if the side to move won)]."""
+    """One self-play game: ([(planes, search win rate or -1, 1 if the side to move won,
+    colour to move)], the final ownership): the last search's ownership of each point
+    ``row*size + col`` in Black's view, -1..+1 (at a resignation, how the playouts of the
+    losing side's last search ended; at two passes, the last search that played a game out)."""
     chooser = random.Random(seed)
     game = Game("go", size, komi)
     player = SearchPlayer(SearchSettings(playouts=playouts, seed=seed, resign=0.05))
     rows, last, passes, winner = [], 0, 0, None
+    ownership = np.zeros(size * size, np.float32)
     while len(game.moves) < 3 * size * size:
         color = game.to_move
         planes = value.planes_reference(game.position.state, int(color), last)
@@ -47,6 +51,10 @@ def play_game(seed: int, playouts: int, size: int, komi: float, opening: int = 2
         else:
             move, analysis = player.genmove(game, color)
             rate = analysis.winrate if analysis is not None and analysis.moves else -1.0
+            seen = np.asarray(analysis.ownership if analysis is not None else [], np.float32)
+            # a search whose simulations all end by two passes in the tree samples no owners
+            if len(seen) == size * size and np.any(seen != 0):
+                ownership = seen
         rows.append((planes, rate, int(color)))
         if move == "resign":
             winner = color.opponent
@@ -58,23 +66,27 @@ def play_game(seed: int, playouts: int, size: int, komi: float, opening: int = 2
             break
     if winner is None:
         winner = game.score().winner
-    return [(p, r, int(c == winner)) for p, r, c in rows]
+    return [(p, r, int(c == winner), int(c)) for p, r, c in rows], ownership
 
 
 def play(args) -> int:
     _backend.compile_now()
-    planes, rates, won, games = [], [], [], []
+    planes, rates, won, games, owners = [], [], [], [], []
     start = time.time()
     for i in range(args.games):
         seed = args.seed + i
-        for p, r, y in play_game(seed, args.playouts, args.size, args.komi):
+        rows, ownership = play_game(seed, args.playouts, args.size, args.komi)
+        for p, r, y, c in rows:
             planes.append(p)
             rates.append(r)
             won.append(y)
             games.append(seed)
+            # the final owners from the side to move's view, as the planes are
+            owners.append(np.round(ownership * (127 if c == int(Color.BLACK) else -127)))
         if (i + 1) % 20 == 0 or i + 1 == args.games:
             np.savez_compressed(args.out, x=np.array(planes, np.uint8), wr=np.array(rates, np.float32),
-                                y=np.array(won, np.uint8), g=np.array(games, np.int64))
+                                y=np.array(won, np.uint8), g=np.array(games, np.int64),
+                                own=np.array(owners, np.int8))
             print(f"{i + 1} games, {len(won)} positions, {time.time() - start:.0f} s", flush=True)
     return 0
 
@@ -98,6 +110,12 @@ def fit(args) -> int:
     y = np.concatenate([d["y"] for d in data]).astype(np.float32)
     wr = np.concatenate([d["wr"] if "wr" in d else -np.ones(len(d["y"]), np.float32) for d in data])
     g = np.concatenate([d["g"].astype(np.int64) + (k << 40) for k, d in enumerate(data)])
+    side = x.shape[-1]
+    # the final owners, -1..+1 from the side to move's view; files played before they were
+    # kept have none, and their rows teach the value alone
+    own = np.concatenate([d["own"].astype(np.float32) / 127 if "own" in d
+                          else np.full((len(d["y"]), side * side), np.nan, np.float32) for d in data])
+    own = own.reshape(-1, 1, side, side)
     ids = np.unique(g)
     np.random.default_rng(args.seed).shuffle(ids)
     held = np.isin(g, ids[:max(1, len(ids) // 10)])
@@ -115,14 +133,18 @@ def fit(args) -> int:
             self.scale = nn.Parameter(torch.tensor(0.1))
 
         def forward(self, t):
+            """The logit of the win, and the logits of each point's final owner (halved)."""
             for conv in self.convs:
                 t = torch.relu(conv(t))
-            owned = torch.tanh(self.own(t)).sum((2, 3)).squeeze(1)
-            return self.scale * owned + self.fc(t.mean((2, 3))).squeeze(1)
+            map_ = self.own(t)
+            owned = torch.tanh(map_).sum((2, 3)).squeeze(1)
+            return self.scale * owned + self.fc(t.mean((2, 3))).squeeze(1), map_
 
     net = Net()
     optimizer = torch.optim.Adam(net.parameters(), args.rate, weight_decay=args.l2)
     xs, ts = torch.tensor(x), torch.tensor(target.astype(np.float32))
+    # the owner's target as a probability: tanh(m) = 2 sigmoid(2m) - 1
+    owns, known = torch.tensor(np.nan_to_num((own + 1) / 2)), torch.tensor(~np.isnan(own[:, 0, 0, 0]))
     train_rows, test_rows = np.nonzero(~held)[0], np.nonzero(held)[0]
     loss = nn.BCEWithLogitsLoss()
     steps = args.epochs * (len(train_rows) // args.batch)
@@ -131,17 +153,23 @@ def fit(args) -> int:
 
     def predict(rows):
         with torch.no_grad():
-            return torch.sigmoid(net(xs[rows])).numpy()
+            return torch.sigmoid(net(xs[rows])[0]).numpy()
 
     for epoch in range(args.epochs):
         chooser.shuffle(train_rows)
         for i in range(len(train_rows) // args.batch):
             rows = train_rows[i * args.batch:(i + 1) * args.batch]
-            batch = torch.rot90(xs[rows], int(chooser.integers(4)), (2, 3))
-            if chooser.random() < 0.5:   # the 8 symmetries of the board
-                batch = torch.flip(batch, (3,))
+            turns, flip = int(chooser.integers(4)), chooser.random() < 0.5
+            batch, owners = (torch.rot90(t[rows], turns, (2, 3)) for t in (xs, owns))
+            if flip:   # the 8 symmetries of the board
+                batch, owners = torch.flip(batch, (3,)), torch.flip(owners, (3,))
             optimizer.zero_grad()
-            loss(net(batch), ts[rows]).backward()
+            logit, map_ = net(batch)
+            total = loss(logit, ts[rows])
+            mask = known[rows]
+            if args.own_weight > 0 and mask.any():
+                total = total + args.own_weight * loss(2 * map_[mask], owners[mask])
+            total.backward()
             optimizer.step()
             schedule.step()
         p = predict(test_rows)
@@ -188,6 +216,8 @@ def main(argv=None) -> int:
     f.add_argument("--search-share", type=float, default=0.5,
                    help="share of the target that is the search's win rate (default 0.5)")
     f.add_argument("--sizes", type=int, nargs="+", default=[9])
+    f.add_argument("--own-weight", type=float, default=1.0,
+                   help="weight of the final owners' loss (mean over the points) beside the win's")
     f.add_argument("--threads", type=int, default=1)
     f.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)

@@ -88,9 +88,7 @@ class ValueNet:
                   np.array([self.fc_b, self.scale], np.float32)]
         return np.concatenate(parts).astype(np.float32)
 
-    def evaluate(self, planes: np.ndarray) -> float:
-        """The reference: the win probability for planes [V_PLANES, size, size] (row 0 the
-        board's first row), by plain numpy convolution."""
+    def _last_layer(self, planes: np.ndarray) -> np.ndarray:
         h = np.asarray(planes, np.float64)
         size = h.shape[1]
         for weights, biases in self.convs:
@@ -101,6 +99,18 @@ class ValueNet:
                     window = padded[:, dr:dr + size, dc:dc + size]
                     out += np.einsum("oi,irc->orc", weights[:, :, dr, dc], window)
             h = np.maximum(out + biases[:, None, None], 0.0)
+        return h
+
+    def ownership(self, planes: np.ndarray) -> np.ndarray:
+        """The "ownership" map [size, size], -1..+1 from the side to move's view: what the
+        fit teaches to be each point's final owner (``train_value.py``, ``--own-weight``)."""
+        h = self._last_layer(planes)
+        return np.tanh(np.einsum("o,orc->rc", self.own_w, h) + self.own_b)
+
+    def evaluate(self, planes: np.ndarray) -> float:
+        """The reference: the win probability for planes [V_PLANES, size, size] (row 0 the
+        board's first row), by plain numpy convolution."""
+        h = self._last_layer(planes)
         owned = np.tanh(np.einsum("o,orc->rc", self.own_w, h) + self.own_b).sum()
         z = self.scale * owned + self.fc_b + float(self.fc_w @ h.mean(axis=(1, 2)))
         return float(1.0 / (1.0 + np.exp(-z)))
