@@ -216,7 +216,7 @@ def main(argv=None) -> int:
     f.add_argument("--search-share", type=float, default=0.5,
                    help="share of the target that is the search's win rate (default 0.5)")
     f.add_argument("--sizes", type=int, nargs="+", default=[9])
-    f.add_argument("--own-weight", type=float, default=1.0,
+    f.add_argument("--own-weight", type=float, default=0.0,
                    help="weight of the final owners' loss (mean over the points) beside the win's")
     f.add_argument("--threads", type=int, default=1)
     f.add_argument("--seed", type=int, default=1)

@@ -257,7 +257,7 @@ def test_the_fit_learns_the_final_owners_beside_the_win(tmp_path):
     out = tmp_path / "net.npz"
     assert train_value.main(["fit", str(data), "--out", str(out), "--channels", "4",
                              "--layers", "1", "--epochs", "6", "--batch", "32",
-                             "--sizes", "5", "--rate", "0.02"]) == 0
+                             "--sizes", "5", "--rate", "0.02", "--own-weight", "1"]) == 0
     net = value.ValueNet.load(out)
     assert net.sizes == (5,)
     agree = [np.mean((net.ownership(x[i]) > 0)[own[i] != 0] == (own[i] > 0)[own[i] != 0])
