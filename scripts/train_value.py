@@ -1,8 +1,8 @@
 """Train the value net of a game (``gtp_engine/search/value.py``) from self-play.
 
     # 1. self-play in this process (no engine start-up per game): a position per move, its
-    #    planes, who won and the search's own win rate; 2 random opening moves a game for
-    #    variety, resigning below 5%; saved every 20 games
+    #    planes, who won, the search's own win rate and the final owners of the points; 2
+    #    random opening moves a game for variety, resigning below 5%; saved every 20 games
     python scripts/train_value.py play --games 1500 --playouts 1000 --seed 100000 --out runs/value/sp1.npz
     # 2. fit the net (needs PyTorch: pip install '.[train]') and write the file the engine loads
     python scripts/train_value.py fit runs/value/sp1.npz runs/value/sp2.npz --out gtp_engine/search/knowledge/go-value.npz
@@ -10,7 +10,10 @@
 ``fit`` holds one game in ten out and prints, on it, the net's log-loss and accuracy against
 the games' results beside the same figures for the search's own win rates at the time: the
 net is worth a try in the tree only where it comes near the search it would stand in for.
-The targets are the results blended with those win rates (``--search-share``).
+The targets are the results blended with those win rates (``--search-share``); with
+``--own-weight`` the net's ownership map also learns the final owners (files without them
+teach the win alone). The shipped 9x9 Go net: ``fit`` with its defaults and ``--epochs 10`` on
+four ``play`` files of 1,000 simulations (seeds 100000, 200000, 300000, 400000; 7,700 games).
 """
 
 import argparse
