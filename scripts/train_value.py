@@ -114,11 +114,12 @@ def fit(args) -> int:
     wr = np.concatenate([d["wr"] if "wr" in d else -np.ones(len(d["y"]), np.float32) for d in data])
     g = np.concatenate([d["g"].astype(np.int64) + (k << 40) for k, d in enumerate(data)])
     side = x.shape[-1]
-    # the final owners, -1..+1 from the side to move's view; files played before they were
-    # kept have none, and their rows teach the value alone
-    own = np.concatenate([d["own"].astype(np.float32) / 127 if "own" in d
-                          else np.full((len(d["y"]), side * side), np.nan, np.float32) for d in data])
-    own = own.reshape(-1, 1, side, side)
+    if args.own_weight > 0:
+        # the final owners, -1..+1 from the side to move's view; files played before they
+        # were kept have none, and their rows teach the value alone
+        own = np.concatenate([d["own"].astype(np.float32) / 127 if "own" in d
+                              else np.full((len(d["y"]), side * side), np.nan, np.float32)
+                              for d in data]).reshape(-1, 1, side, side)
     ids = np.unique(g)
     np.random.default_rng(args.seed).shuffle(ids)
     held = np.isin(g, ids[:max(1, len(ids) // 10)])
@@ -146,8 +147,10 @@ def fit(args) -> int:
     net = Net()
     optimizer = torch.optim.Adam(net.parameters(), args.rate, weight_decay=args.l2)
     xs, ts = torch.tensor(x), torch.tensor(target.astype(np.float32))
-    # the owner's target as a probability: tanh(m) = 2 sigmoid(2m) - 1
-    owns, known = torch.tensor(np.nan_to_num((own + 1) / 2)), torch.tensor(~np.isnan(own[:, 0, 0, 0]))
+    if args.own_weight > 0:
+        # the owner's target as a probability: tanh(m) = 2 sigmoid(2m) - 1
+        owns = torch.tensor(np.nan_to_num((own + 1) / 2))
+        known = torch.tensor(~np.isnan(own[:, 0, 0, 0]))
     train_rows, test_rows = np.nonzero(~held)[0], np.nonzero(held)[0]
     loss = nn.BCEWithLogitsLoss()
     steps = args.epochs * (len(train_rows) // args.batch)
@@ -163,15 +166,17 @@ def fit(args) -> int:
         for i in range(len(train_rows) // args.batch):
             rows = train_rows[i * args.batch:(i + 1) * args.batch]
             turns, flip = int(chooser.integers(4)), chooser.random() < 0.5
-            batch, owners = (torch.rot90(t[rows], turns, (2, 3)) for t in (xs, owns))
-            if flip:   # the 8 symmetries of the board
-                batch, owners = torch.flip(batch, (3,)), torch.flip(owners, (3,))
+
+            def turned(t):   # the 8 symmetries of the board
+                t = torch.rot90(t[rows], turns, (2, 3))
+                return torch.flip(t, (3,)) if flip else t
+
             optimizer.zero_grad()
-            logit, map_ = net(batch)
+            logit, map_ = net(turned(xs))
             total = loss(logit, ts[rows])
-            mask = known[rows]
-            if args.own_weight > 0 and mask.any():
-                total = total + args.own_weight * loss(2 * map_[mask], owners[mask])
+            if args.own_weight > 0 and known[rows].any():
+                mask = known[rows]
+                total = total + args.own_weight * loss(2 * map_[mask], turned(owns)[mask])
             total.backward()
             optimizer.step()
             schedule.step()

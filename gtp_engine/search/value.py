@@ -104,14 +104,16 @@ class ValueNet:
     def ownership(self, planes: np.ndarray) -> np.ndarray:
         """The "ownership" map [size, size], -1..+1 from the side to move's view: what the
         fit teaches to be each point's final owner (``train_value.py``, ``--own-weight``)."""
-        h = self._last_layer(planes)
+        return self._map(self._last_layer(planes))
+
+    def _map(self, h: np.ndarray) -> np.ndarray:
         return np.tanh(np.einsum("o,orc->rc", self.own_w, h) + self.own_b)
 
     def evaluate(self, planes: np.ndarray) -> float:
         """The reference: the win probability for planes [V_PLANES, size, size] (row 0 the
         board's first row), by plain numpy convolution."""
         h = self._last_layer(planes)
-        owned = np.tanh(np.einsum("o,orc->rc", self.own_w, h) + self.own_b).sum()
+        owned = self._map(h).sum()
         z = self.scale * owned + self.fc_b + float(self.fc_w @ h.mean(axis=(1, 2)))
         return float(1.0 / (1.0 + np.exp(-z)))
 
