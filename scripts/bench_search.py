@@ -11,7 +11,8 @@ and per processor second of one thread, which the load of a shared machine does 
 lists with incrementally kept pseudo-liberties, the empty points in a list drawn by rejection,
 simple ko, no hash, no bookkeeping for anything else; with the same random numbers it plays the
 very games the board's own random playout plays, which is reported as a share of it (both per
-processor second, best of three, compiled alike at the engine's LLVM level). Figures, not
+processor second, best of three, compiled alike: at the engine's LLVM level, and with its
+indices taken as given, ``board.kernels.KERNEL_COMPILER``). Figures, not
 tests: the machine is shared and noisy, so compare within one run.
 """
 
@@ -27,6 +28,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gtp_engine.board import SCORE_AREA, Position  # noqa: E402
+from gtp_engine.board import kernels as board_kernels  # noqa: E402
 from gtp_engine.coords import Color  # noqa: E402
 from gtp_engine.game import Game  # noqa: E402
 from gtp_engine.search import _backend  # noqa: E402
@@ -53,7 +55,13 @@ def search_rate(variant, size, threads, heavy, seconds, rounds, shared=0):
 
 
 # ----------------------------------------------------------------- the minimal kernel
-@numba.njit(cache=True)
+#: compiled as the engine's kernels are (numba's reference counting aside: it allocates)
+MINIMAL_OPTIONS = dict(cache=True)
+if board_kernels.KERNEL_COMPILER is not None:
+    MINIMAL_OPTIONS["pipeline_class"] = board_kernels.KERNEL_COMPILER
+
+
+@numba.njit(**MINIMAL_OPTIONS)
 def minimal_playout(size, board, nxt, gid, libs, gsize, empties, where, rng):
     """One uniformly random playout of Go with the least bookkeeping that still plays legal
     Go: the ceiling the board's own light playout is measured against.
@@ -230,7 +238,7 @@ def minimal_playout(size, board, nxt, gid, libs, gsize, empties, where, rng):
     return balance, moves, n
 
 
-@numba.njit(cache=True)
+@numba.njit(**MINIMAL_OPTIONS)
 def minimal_playouts(size, count, seed):
     """``count`` playouts of ``minimal_playout`` (seed nonzero); returns Black's wins at komi
     0.5 (the result keeps the compiler from skipping the scoring)."""

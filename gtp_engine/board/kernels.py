@@ -57,16 +57,78 @@ else:
         os.environ["NUMBA_OPT"] = COMPILE_OPT
         numba_config.reload_config()
 
+    # No kernel indexes an array from its end, so numba's wraparound of a negative index
+    # (a compare and a select at every access by a signed integer, which also keeps LLVM
+    # from vectorizing a loop) is left out of their code: 10-15% more simulations per CPU
+    # second in every game (docs/RESEARCH.md, forty-seventh session). With
+    # VARGO_CHECK_INDICES=1 every index is checked instead, an IndexError where one falls
+    # outside its array: tests/test_indices.py runs the kernels' tests so, in a cache of
+    # their own (NUMBA_CACHE_DIR is set to one when not given).
+    CHECK_INDICES = os.environ.get("VARGO_CHECK_INDICES", "") not in ("", "0")
+    if CHECK_INDICES and "NUMBA_CACHE_DIR" not in os.environ:
+        import tempfile
+        os.environ["NUMBA_CACHE_DIR"] = os.path.join(tempfile.gettempdir(),
+                                                     "vargo-numba-checked-indices")
+        numba_config.reload_config()
+
+    def _kernel_compiler():
+        """numba's nopython pipeline with the lowering of ``_LowerIndicesAsGiven``; None where
+        this numba's pipeline is not the one this was written for (then numba's own)."""
+        try:
+            from numba.core import cgutils, types
+            from numba.core.compiler import CompilerBase, DefaultPassBuilder
+            from numba.core.compiler_machinery import register_pass
+            from numba.core.typed_passes import NativeLowering
+            from numba.np import arrayobj
+            numba_fix = arrayobj.fix_integer_index
+        except (ImportError, AttributeError):
+            return None
+
+        def index_as_given(context, builder, idxty, idx, size):
+            index = context.cast(builder, idx, idxty, types.intp)
+            if CHECK_INDICES:
+                cgutils.do_boundscheck(context, builder, index, size)
+            return index
+
+        @register_pass(mutates_CFG=False, analysis_only=False)
+        class _LowerIndicesAsGiven(NativeLowering):
+            """numba's lowering, with an integer index taken as given (no wraparound)."""
+            _name = "vargo_lower_indices_as_given"
+
+            def run_pass(self, state):
+                # only this lowering, not the typing before it: numba's own library code
+                # compiled there for our calls (np.searchsorted, ...) keeps its wraparound
+                arrayobj.fix_integer_index = index_as_given
+                try:
+                    return super().run_pass(state)
+                finally:
+                    arrayobj.fix_integer_index = numba_fix
+
+        class KernelCompiler(CompilerBase):
+            def define_pipelines(self):
+                manager = DefaultPassBuilder.define_nopython_pipeline(self.state)
+                manager.passes = [(_LowerIndicesAsGiven if step is NativeLowering else step, text)
+                                  for step, text in manager.passes]
+                manager.finalize()
+                return [manager]
+
+        return KernelCompiler
+
+    #: numba options of every compiled kernel, the search's too
+    KERNEL_OPTIONS = dict(cache=True, nogil=True, _nrt=False)
+    KERNEL_COMPILER = _kernel_compiler()
+    if KERNEL_COMPILER is not None:
+        KERNEL_OPTIONS["pipeline_class"] = KERNEL_COMPILER
     # cache=True: compile once per machine; nogil: the search may run playouts in threads;
     # _nrt=False: these kernels never allocate, and without numba's reference counting the
     # arrays passed from function to function cost no atomic increments and decrements
     # (9x9 random playouts measured 1.30x faster). A kernel that allocates fails to compile.
-    jit = numba.njit(cache=True, nogil=True, _nrt=False)
+    jit = numba.njit(**KERNEL_OPTIONS)
     # inline="always" for the functions on the way of a Go move that LLVM leaves as calls:
     # numba pastes their body into the caller, where a call would pass every array as its 7
     # to 9 fields (9x9 random playouts 1.44x faster, and no longer to compile: ``play``
     # applies a move at one place only). Small helpers LLVM inlines by itself.
-    jit_inline = numba.njit(cache=True, nogil=True, _nrt=False, inline="always")
+    jit_inline = numba.njit(**KERNEL_OPTIONS, inline="always")
 
 
 # --------------------------------------------------------------------------- codes and layout

@@ -52,10 +52,11 @@ else:
 
     from ..board import kernels as B
 
-    # _nrt=False as in the board kernels: no reference counting of the arrays passed from
-    # function to function (these kernels never allocate; one that does fails to compile)
-    jit = numba.njit(cache=True, nogil=True, _nrt=False)
-    jit_inline = numba.njit(cache=True, nogil=True, _nrt=False, inline="always")
+    # the board kernels' options: _nrt=False, no reference counting of the arrays passed from
+    # function to function (these kernels never allocate; one that does fails to compile),
+    # and their indices taken as given, without numba's wraparound of negative ones
+    jit = numba.njit(**B.KERNEL_OPTIONS)
+    jit_inline = numba.njit(**B.KERNEL_OPTIONS, inline="always")
 
 # --------------------------------------------------------------------------- board names used
 play = B.play
