@@ -112,6 +112,20 @@ def test_a_net_is_saved_and_loaded_unchanged(tmp_path):
     assert (back.info, back.sizes) == ("random", (5, 9))
 
 
+def test_subnormal_weights_are_zero_in_the_kernels_form():
+    """They would cost the forward pass the processor's slow path, for nothing."""
+    net = _random_net()
+    weights, _ = net.convs[0]
+    weights[0, 0, 1, 1] = 0.0
+    weights[0, 1, 1, 1] = 0.0
+    clean = net.flat()
+    weights[0, 0, 1, 1] = 3e-40          # below float32's smallest normal number, 1.2e-38
+    weights[0, 1, 1, 1] = -1e-39
+    assert np.array_equal(net.flat(), clean)
+    weights[0, 0, 1, 1] = 2e-38          # a normal number stays
+    assert np.count_nonzero(net.flat()) == np.count_nonzero(clean) + 1
+
+
 def test_a_layer_of_the_wrong_shape_is_refused():
     with pytest.raises(ValueError, match="inputs"):
         value.ValueNet([(np.zeros((2, 3, 3, 3)), np.zeros(2))], np.zeros(2), 0, np.zeros(2),

@@ -46,7 +46,7 @@ if PURE_PYTHON:
     def jit(function):
         return function
 
-    jit_inline = jit
+    jit_inline = jit_sums = jit
 else:
     import numba
 
@@ -57,6 +57,9 @@ else:
     # and their indices taken as given, without numba's wraparound of negative ones
     jit = numba.njit(**B.KERNEL_OPTIONS)
     jit_inline = numba.njit(**B.KERNEL_OPTIONS, inline="always")
+    # long sums in any order (LLVM vectorizes a float sum only if it may reorder it): the
+    # value net's dot products, which the tests compare with the reference within 1e-5
+    jit_sums = numba.njit(**B.KERNEL_OPTIONS, fastmath={"reassoc", "contract"})
 
 # --------------------------------------------------------------------------- board names used
 play = B.play
@@ -185,7 +188,7 @@ V_BLACK_TO_MOVE = 10
 V_LAST = 11         # the last move's point
 V_PLANES = 12
 V_HEADER = 2        # the flat net: layers, channels, then per layer the weights of each
-#                     of the 9 offsets x inputs x outputs and the biases, then the head
+#                     output x 9 offsets x inputs and the biases, then the head
 
 # The learned move model's features (``search/knowledge.py`` fits their weights): ids of facts
 # about a placement, each a small bucket, plus two shape keys (``pattern_keys``).
@@ -1686,7 +1689,7 @@ def value_planes(st, sx, color, last, x):
         x[int(last) * V_PLANES + V_LAST] = 1.0
 
 
-@jit
+@jit_sums
 def value_of(st, sx, color, last, value):
     """The value net's estimate that ``color``, to move in ``st``, wins: a stack of 3x3
     convolutions with ReLU (zero beyond the board), then the sum over the board of tanh of a
@@ -1700,7 +1703,7 @@ def value_of(st, sx, color, last, value):
     layers = int(net[0])
     channels = int(net[1])
     h = (a * V_PLANES, a * V_PLANES + a * channels)   # the layers' outputs, in turn
-    acc = buf[len(buf) - channels:]
+    window = buf[a * (V_PLANES + 2 * channels):]
     value_planes(st, sx, color, last, buf[:a * V_PLANES])
     src = 0
     cin = V_PLANES
@@ -1709,27 +1712,25 @@ def value_of(st, sx, color, last, value):
         dst = h[layer % 2]
         for i in range(a * channels):
             buf[dst + i] = 0.0
-        bias = at + 9 * cin * channels
-        weights = net[at:bias]
+        n = 9 * cin
+        bias = at + channels * n
         for row in range(1, size + 1):
             for col in range(1, size + 1):
                 cell = row * w + col
+                # the 3x3 window's inputs side by side (its three rows are each contiguous),
+                # so that each output is one long dot product with its weights: 1.75 times
+                # faster than summing the outputs input by input (the shipped 16x4 net)
+                for band in range(3):
+                    first = src + (cell + (band - 1) * w - 1) * cin
+                    for t in range(3 * cin):
+                        window[band * 3 * cin + t] = buf[first + t]
                 out = dst + cell * channels
-                # a cell's sums in a slice of their own: the loops over outputs vectorize
-                # (2.5 times faster than summing in place)
                 for o in range(channels):
-                    acc[o] = net[bias + o]
-                for k in range(9):
-                    near = cell + (k // 3 - 1) * w + (k % 3 - 1)
-                    inp = src + near * cin
-                    for i in range(cin):
-                        v = buf[inp + i]
-                        if v != 0.0:
-                            wk = (k * cin + i) * channels
-                            for o in range(channels):
-                                acc[o] += v * weights[wk + o]
-                for o in range(channels):
-                    buf[out + o] = acc[o] if acc[o] > 0.0 else 0.0
+                    total = net[bias + o]
+                    weights = at + o * n
+                    for t in range(n):
+                        total += window[t] * net[weights + t]
+                    buf[out + o] = total if total > 0.0 else 0.0
         at = bias + channels
         src = dst
         cin = channels
@@ -1753,9 +1754,10 @@ def value_of(st, sx, color, last, value):
 
 
 def value_buffer_length(size, channels):
-    """The float32 scratch ``value_of`` needs on a board of ``size`` with nets of ``channels``."""
+    """The float32 scratch ``value_of`` needs on a board of ``size`` with nets of ``channels``:
+    the input planes, two layers' outputs, and one 3x3 window of the widest layer's inputs."""
     area = (size + 2) * (size + 2)
-    return area * (V_PLANES + 2 * channels) + channels
+    return area * (V_PLANES + 2 * channels) + 9 * max(V_PLANES, channels)
 
 
 def empty_value():
