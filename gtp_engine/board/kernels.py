@@ -59,7 +59,7 @@ else:
 
     # No kernel indexes an array from its end, so numba's wraparound of a negative index
     # (a compare and a select at every access by a signed integer, which also keeps LLVM
-    # from vectorizing a loop) is left out of their code: 10-15% more simulations per CPU
+    # from vectorizing a loop) is left out of their code: 10-20% more simulations per CPU
     # second in every game (docs/RESEARCH.md, forty-seventh session). With
     # VARGO_CHECK_INDICES=1 every index is checked instead, an IndexError where one falls
     # outside its array: tests/test_indices.py runs the kernels' tests so, in a cache of
