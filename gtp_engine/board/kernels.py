@@ -90,6 +90,7 @@ else:
                 cgutils.do_boundscheck(context, builder, index, size)
             return index
 
+        @register_pass(mutates_CFG=False, analysis_only=False)
         class _LowerIndicesAsGiven(NativeLowering):
             """numba's lowering, with an integer index taken as given (no wraparound)."""
             _name = "vargo_lower_indices_as_given"
@@ -102,11 +103,6 @@ else:
                     return super().run_pass(state)
                 finally:
                     arrayobj.fix_integer_index = numba_fix
-
-        try:
-            register_pass(mutates_CFG=False, analysis_only=False)(_LowerIndicesAsGiven)
-        except AssertionError:   # numba's registry holds the name: this file ran before here
-            return None
 
         class KernelCompiler(CompilerBase):
             def define_pipelines(self):
