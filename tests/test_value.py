@@ -151,13 +151,13 @@ def test_no_file_a_damaged_file_or_a_size_not_named_means_no_net(tmp_path, monke
         value.flat_for.cache_clear()
 
 
-def _grow(kernels, arrays, weight, sims):
+def _grow(kernels, arrays, weight, sims, **overrides):
     game = Game("go", 5, 7.5)
     tree = Tree(20_000)
     root = tree.reset(Base(game.history_id, (), int(game.to_move)))
     space = Workspace(game.size)
     space.rng[0] = 777
-    params = make_params(game, expand_visits=1, value_weight=weight)
+    params = make_params(game, expand_visits=1, value_weight=weight, **overrides)
     arena = tree.arena(0)
     tree.refill(arena, 26)
     kernels.run(game.position.state, space.state, _ZOBRIST, space.work, space.spare, space.out,
@@ -201,6 +201,38 @@ def test_a_node_getting_children_gets_the_nets_estimate_as_virtual_simulations(n
     assert np.array_equal(alone.tf, plain.tf) and np.array_equal(alone.ti, plain.ti)
 
 
+def _depths(tree, node, depth=0):
+    """{node: depth} of ``node``'s subtree."""
+    found = {node: depth}
+    first, count = int(tree.ti[K.NI_FIRST, node]), int(tree.ti[K.NI_COUNT, node])
+    for child in range(first, first + count if first >= 0 else first):
+        found.update(_depths(tree, child, depth + 1))
+    return found
+
+
+@pytest.mark.parametrize("name", ["mirror", "compiled"])
+@pytest.mark.parametrize("mix", [0.0, 0.3, 1.0])
+def test_a_simulations_value_is_blended_with_the_nets_estimate_below_the_root(name, mix):
+    """With wins alone as the value (no margin, no target), a node two or more moves below
+    the root has every simulation through it valued (1 - mix) x its result + mix x the net's
+    estimate of the deepest node on its way that has one: here a net that says 0.5 to either
+    side, and the node's parent has its estimate before the node's first visit."""
+    kernels = K if name == "mirror" else _backend.compile_now()
+    net = _constant_net(0.5)
+    arrays = (net.flat(), np.zeros(K.value_buffer_length(5, net.channels), np.float32))
+    tree, root = _grow(kernels, arrays, 0.0, 120, value_mix=mix, score_weight=0.0,
+                       target_weight=0.0)
+    deep = [n for n, d in _depths(tree, root).items() if d >= 2 and tree.tf[K.NF_VISITS, n] > 0]
+    assert len(deep) > 10
+    visits, wins, values = (tree.tf[f, deep] for f in (K.NF_VISITS, K.NF_WINS, K.NF_VALUE))
+    assert np.allclose(values, (1 - mix) * wins + mix * 0.5 * visits, atol=1e-3)
+    if mix == 1.0:   # the results themselves were not all draws
+        assert not np.allclose(wins, 0.5 * visits, atol=1e-3)
+    # the estimate is kept once per node that got children below the root, and only there
+    valued = np.nonzero(tree.ti[K.NI_FLAGS] & K.FLAG_NET)[0].tolist()
+    assert set(valued) == (_expanded(tree, root) - {root} if mix > 0 else set())
+
+
 def test_the_player_searches_with_the_games_net_when_its_weight_is_set(tmp_path, monkeypatch):
     from gtp_engine.search.player import SearchPlayer, SearchSettings
     monkeypatch.setattr(value, "MODEL_DIR", tmp_path)
@@ -214,10 +246,19 @@ def test_the_player_searches_with_the_games_net_when_its_weight_is_set(tmp_path,
         _, analysis = SearchPlayer(settings).genmove(game, game.to_move)
         return [(m.move, m.visits) for m in analysis.moves]
 
+    def mixed(share):
+        game = Game("go", 9, 7.5)
+        settings = SearchSettings(playouts=300, seed=5, book=False,
+                                  overrides=(("value_mix", share),))
+        _, analysis = SearchPlayer(settings).genmove(game, game.to_move)
+        return [(m.move, m.visits) for m in analysis.moves]
+
     try:
         without = search(0)
         assert search(0) == without                 # reproducible at a fixed seed
         assert search(40) != without                # the net's estimates moved the search
+        assert mixed(0) == without
+        assert mixed(0.5) == mixed(0.5) != without   # and blended into the results
     finally:
         value.flat_for.cache_clear()
 

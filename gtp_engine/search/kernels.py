@@ -95,6 +95,7 @@ NI_FLAGS = 3         # FLAG_* bits
 NI_FIELDS = 4
 FLAG_REPEAT = 1      # the move recreates an earlier position (Go2 superko; elsewhere avoided)
 FLAG_EXPANDING = 2   # a thread sharing the tree is giving the node its children: others stop
+FLAG_NET = 4         # NF_NET holds the value net's estimate of the node's position
 #                      above it rather than expand it too (the slower block would be lost)
 
 NF_VISITS = 0        # simulations through the node
@@ -105,7 +106,8 @@ NF_PVISITS = 4       # prior: virtual simulations given at expansion by the sugg
 NF_PWINS = 5         # prior: their virtual wins
 NF_SCORE = 6         # sum of the final margins, Black minus White with komi, in points
 NF_VALUE = 7         # sum of the values for the node's player: wins blended with margins
-NF_FIELDS = 8
+NF_NET = 8           # the value net's estimate of Black's win at the node (with FLAG_NET)
+NF_FIELDS = 9
 
 T_USED = 0           # tree header: nodes allocated
 T_CAPACITY = 1       # nodes the pool holds (never exceeded: expansion stops when full)
@@ -176,7 +178,9 @@ P_TARGET_WEIGHT = 53      # share of a simulation's value that goes by reaching 
 P_TARGET_MARGIN = 54      # Black's margin (points) above which a simulation reaches the target
 P_VALUE_WEIGHT = 55       # virtual simulations a node gets at expansion from the value net's
 #                           estimate of its position (``value_of``; 0: the net is not used)
-P_COUNT = 56
+P_VALUE_MIX = 56          # share of a simulation's value taken from the value net's estimate at
+#                           the deepest node of its descent that has one (``_back_up``)
+P_COUNT = 57
 
 # The value net (``search/value.py``): the input planes of a position, from the side to
 # move's view, one float per (cell, plane) in the padded layout.
@@ -1965,6 +1969,8 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
     to_move = color
     expand_visits = params[P_EXPAND_VISITS]
     value_weight = params[P_VALUE_WEIGHT]
+    value_mix = params[P_VALUE_MIX]
+    net_black = -1.0
     max_depth = min(len(path), len(path_keys)) - 1
     while depth < max_depth and n_seq < len(seq) // 2:
         if ti[NI_FIRST, node] < 0:
@@ -1978,12 +1984,17 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
                           last, last2, passes, params, pat3, model):
                 ti[NI_FLAGS, node] &= ~FLAG_EXPANDING
                 break
-            if depth > 0 and value_weight > 0 and len(value[0]) > 0:
+            if depth > 0 and (value_weight > 0 or value_mix > 0) and len(value[0]) > 0:
                 # once per node, as it gets children: the net's view of the position weighs
                 # as much as that many simulations, for the player who moved into it
                 p = value_of(st, sx, to_move, last, value)
                 tf[NF_PVISITS, node] += value_weight
                 tf[NF_PWINS, node] += value_weight * (1.0 - p)
+                if value_mix > 0:
+                    tf[NF_NET, node] = p if to_move == BLACK else 1.0 - p
+                    ti[NI_FLAGS, node] |= FLAG_NET
+        if depth > 0 and ti[NI_FLAGS, node] & FLAG_NET:
+            net_black = tf[NF_NET, node]
         child = select(ti, tf, node, params)
         if child < 0:
             break
@@ -2027,8 +2038,10 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
         n_seq, final = playout(st, zob, work, spare, out, sx, to_move, passes, last, last2,
                                rng, params, pat3, seq, n_seq)
     win, margin = black_result(st, work, owner, params, final)
+    if depth > 0 and ti[NI_FLAGS, node] & FLAG_NET:
+        net_black = tf[NF_NET, node]
     _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin, params,
-             virtual)
+             virtual, net_black)
     if passes >= 2:
         # the tree's two passes scored the board as it stands, dead stones on it: no sample
         # of who owns what once the game is played out
@@ -2054,10 +2067,12 @@ def _undo_virtual(tf, path, depth, virtual):
 
 @jit
 def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin, params,
-             virtual):
+             virtual, net_black):
     """Add the result to every node of the path, and the AMAF result to the children of each
     node whose move its player made later in the simulation (the first time the point was
-    played from that node on). Black's value is ``score_value`` of the result and margin.
+    played from that node on). Black's value is ``score_value`` of the result and margin,
+    blended with ``net_black`` (the value net's estimate of Black's win at the deepest node of
+    the descent that has one; below 0: none) by ``P_VALUE_MIX``.
     ``virtual``: the nodes below the root have their visit already (``simulate``)."""
     a = (len(sx) - S_MARK - READ_BLOCK - MAX_FEATURES) // 5
     amaf_sid = S_MARK + 3 * a
@@ -2073,6 +2088,9 @@ def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, 
         sx[amaf_sid + cell] = sid
         sx[amaf_color + cell] = seq[2 * k + 1]
     black_value = score_value(win, margin, params)
+    mix = params[P_VALUE_MIX]
+    if mix > 0 and net_black >= 0:
+        black_value = (1.0 - mix) * black_value + mix * net_black
     for d in range(depth, -1, -1):
         node = int(path[d])
         mover_into = color if d % 2 == 1 else 3 - color   # who made the move into path[d]

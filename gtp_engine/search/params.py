@@ -100,6 +100,8 @@ PLAYOUT_PATTERN2 = 0        #: 1: the playout's 3x3 shapes round the mover's own
 
 VALUE_WEIGHT = 0            #: virtual simulations from the value net at a node's expansion
 #                              (``value.py``; 0: unused until a match shows it gains)
+VALUE_MIX = 0.0             #: share of a simulation's value the value net's estimate at the deepest
+#                              node of its descent that has one gives (0: the playout's alone)
 SHARED_TREE = 1             #: 1: the threads of a search share one tree (virtual losses keep
 #                              them apart); 0: one tree per thread, merged at the root (two
 #                              threads: +84 Elo at 18,000 simulations, +241 at 1 s, RESEARCH.md)
@@ -117,7 +119,8 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
             "playout_ladders", "playout_pattern2", "prior_read", "read_budget",
             "prior_read_dead", "read_own", "read_atari", "read_kill_share", "shared_tree",
-            "target_share", "target_behind", "target_behind_lead", "close_ratio", "value_weight")
+            "target_share", "target_behind", "target_behind_lead", "close_ratio", "value_weight",
+            "value_mix")
 #: the tunables the player reads (``SearchPlayer``), not the kernels: not in the array; defaults
 PLAYER_TUNABLES = {"target_share": TARGET_SHARE, "target_behind": TARGET_BEHIND,
                    "target_behind_lead": TARGET_BEHIND_LEAD, "close_ratio": CLOSE_RATIO}
@@ -153,6 +156,7 @@ RANGES = {
     "close_ratio": (0, 1e6, False),
     "score_points": (1, 1e6, False),         # points (the margin is divided by it)
     "value_weight": (0, 1e6, False),         # virtual simulations: none to a million
+    "value_mix": (0, 1, False),              # a share of each simulation's value
 }
 
 
@@ -236,6 +240,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, target_margin: 
         "heavy": int(heavy),
         "shared_tree": SHARED_TREE,
         "value_weight": VALUE_WEIGHT,
+        "value_mix": VALUE_MIX,
     }
     for name, value in overrides.items():
         value = check_tunable(name, value)
