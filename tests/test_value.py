@@ -157,6 +157,7 @@ def _grow(kernels, arrays, weight, sims, **overrides):
     root = tree.reset(Base(game.history_id, (), int(game.to_move)))
     space = Workspace(game.size)
     space.rng[0] = 777
+    overrides.setdefault("value_mix", 0.0)
     params = make_params(game, expand_visits=1, value_weight=weight, **overrides)
     arena = tree.arena(0)
     tree.refill(arena, 26)
@@ -239,28 +240,37 @@ def test_the_player_searches_with_the_games_net_when_its_weight_is_set(tmp_path,
     value.flat_for.cache_clear()
     _random_net().save(tmp_path / "go-value.npz")
 
-    def search(weight):
+    def search(weight, mix):
         game = Game("go", 9, 7.5)
         settings = SearchSettings(playouts=300, seed=5, book=False,
-                                  overrides=(("value_weight", weight),))
-        _, analysis = SearchPlayer(settings).genmove(game, game.to_move)
-        return [(m.move, m.visits) for m in analysis.moves]
-
-    def mixed(share):
-        game = Game("go", 9, 7.5)
-        settings = SearchSettings(playouts=300, seed=5, book=False,
-                                  overrides=(("value_mix", share),))
+                                  overrides=(("value_weight", weight), ("value_mix", mix)))
         _, analysis = SearchPlayer(settings).genmove(game, game.to_move)
         return [(m.move, m.visits) for m in analysis.moves]
 
     try:
-        without = search(0)
-        assert search(0) == without                 # reproducible at a fixed seed
-        assert search(40) != without                # the net's estimates moved the search
-        assert mixed(0) == without
-        assert mixed(0.5) == mixed(0.5) != without   # and blended into the results
+        without = search(0, 0)
+        assert search(0, 0) == without              # reproducible at a fixed seed
+        assert search(40, 0) != without             # the net's estimates moved the search
+        assert search(0, 0.5) == search(0, 0.5) != without   # and blended into the results
     finally:
         value.flat_for.cache_clear()
+
+
+@pytest.mark.parametrize("name, size, komi, blended", [("go", 9, 7.5, True), ("go", 7, 7.5, False),
+                                                      ("loose", 9, 8, False)])
+def test_the_shipped_net_is_blended_in_only_where_it_exists(name, size, komi, blended):
+    """9x9 Go has a net, and ``value_mix`` blends it in; a size its file does not name, or a
+    game without a file, searches with any ``value_mix`` as with none."""
+    from gtp_engine.search.player import SearchPlayer, SearchSettings
+
+    def search(mix):
+        game = Game(name, size, komi)
+        settings = SearchSettings(playouts=400, seed=3, book=False,
+                                  overrides=(("value_mix", mix),))
+        _, analysis = SearchPlayer(settings).genmove(game, game.to_move)
+        return [(m.move, m.visits) for m in analysis.moves]
+
+    assert (search(0.5) != search(0.0)) == blended
 
 
 def test_the_shipped_go_net_is_for_9x9_and_sees_who_leads():

@@ -102,6 +102,9 @@ VALUE_WEIGHT = 0            #: virtual simulations from the value net at a node'
 #                              (``value.py``; 0: unused until a match shows it gains)
 VALUE_MIX = 0.0             #: share of a simulation's value the value net's estimate at the deepest
 #                              node of its descent that has one gives (0: the playout's alone)
+VALUE_MIX_BY_GAME = {}       #: games measured better with it (none yet: 0.5 in 9x9 Go +40 Elo in
+#                              149 games, undecided; RESEARCH.md); a board size that the game's
+#                              net file does not name has no net, so no mix there at any setting
 SHARED_TREE = 1             #: 1: the threads of a search share one tree (virtual losses keep
 #                              them apart); 0: one tree per thread, merged at the root (two
 #                              threads: +84 Elo at 18,000 simulations, +241 at 1 s, RESEARCH.md)
@@ -172,6 +175,13 @@ def check_tunable(name: str, value: float) -> float:
     return value
 
 
+def uses_value_net(game_name: str, overrides) -> bool:
+    """Whether a search of ``game_name`` with these tunable ``overrides`` (a dict) asks the value
+    net (when the game has one for the board's size)."""
+    return (overrides.get("value_weight", VALUE_WEIGHT) > 0
+            or overrides.get("value_mix", VALUE_MIX_BY_GAME.get(game_name, VALUE_MIX)) > 0)
+
+
 def make_params(game, heavy: bool = True, learned: bool = False, target_margin: float = 0.0,
                 **overrides) -> np.ndarray:
     """The parameter array for searching ``game`` (a ``game.Game``); ``learned``: a learned
@@ -240,7 +250,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, target_margin: 
         "heavy": int(heavy),
         "shared_tree": SHARED_TREE,
         "value_weight": VALUE_WEIGHT,
-        "value_mix": VALUE_MIX,
+        "value_mix": VALUE_MIX_BY_GAME.get(game.rules.name, VALUE_MIX),
     }
     for name, value in overrides.items():
         value = check_tunable(name, value)

@@ -26,7 +26,7 @@ from ..coords import Color, Move
 from ..errors import RulesError
 from . import _backend, book, knowledge, patterns
 from . import value as value_net
-from .params import PLAYER_TUNABLES, SHARED_TREE, VALUE_MIX, VALUE_WEIGHT, make_params
+from .params import PLAYER_TUNABLES, SHARED_TREE, make_params, uses_value_net
 from .tree import BYTES_PER_NODE, Base, Tree, Workspace
 
 K = _backend.mirror
@@ -203,9 +203,7 @@ class SearchPlayer:
         time: the trees' pools, the workspaces, the learned model and the shape table."""
         self._ensure(self._threads(), game.size)
         knowledge.arrays_for(game.rules.name, game.size)
-        overrides = dict(self.settings.overrides)
-        if (overrides.get("value_weight", VALUE_WEIGHT) > 0
-                or overrides.get("value_mix", VALUE_MIX) > 0):
+        if uses_value_net(game.rules.name, dict(self.settings.overrides)):
             value_net.flat_for(game.rules.name, game.size)
         patterns.table()
 
