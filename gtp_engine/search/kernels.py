@@ -95,8 +95,8 @@ NI_FLAGS = 3         # FLAG_* bits
 NI_FIELDS = 4
 FLAG_REPEAT = 1      # the move recreates an earlier position (Go2 superko; elsewhere avoided)
 FLAG_EXPANDING = 2   # a thread sharing the tree is giving the node its children: others stop
-FLAG_NET = 4         # NF_NET holds the value net's estimate of the node's position
 #                      above it rather than expand it too (the slower block would be lost)
+FLAG_NET = 4         # NF_NET holds the value net's estimate of the node's position
 
 NF_VISITS = 0        # simulations through the node
 NF_WINS = 1          # their wins for the player who made the node's move (ties count half)
@@ -1986,7 +1986,8 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
                 break
             if depth > 0 and (value_weight > 0 or value_mix > 0) and len(value[0]) > 0:
                 # once per node, as it gets children: the net's view of the position weighs
-                # as much as that many simulations, for the player who moved into it
+                # as much as that many simulations, for the player who moved into it, and is
+                # kept for the blend of every later simulation through the node
                 p = value_of(st, sx, to_move, last, value)
                 tf[NF_PVISITS, node] += value_weight
                 tf[NF_PWINS, node] += value_weight * (1.0 - p)
