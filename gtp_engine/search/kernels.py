@@ -1970,7 +1970,6 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
     expand_visits = params[P_EXPAND_VISITS]
     value_weight = params[P_VALUE_WEIGHT]
     value_mix = params[P_VALUE_MIX]
-    net_black = -1.0
     max_depth = min(len(path), len(path_keys)) - 1
     while depth < max_depth and n_seq < len(seq) // 2:
         if ti[NI_FIRST, node] < 0:
@@ -1994,8 +1993,6 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
                 if value_mix > 0:
                     tf[NF_NET, node] = p if to_move == BLACK else 1.0 - p
                     ti[NI_FLAGS, node] |= FLAG_NET
-        if depth > 0 and ti[NI_FLAGS, node] & FLAG_NET:
-            net_black = tf[NF_NET, node]
         child = select(ti, tf, node, params)
         if child < 0:
             break
@@ -2039,10 +2036,8 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
         n_seq, final = playout(st, zob, work, spare, out, sx, to_move, passes, last, last2,
                                rng, params, pat3, seq, n_seq)
     win, margin = black_result(st, work, owner, params, final)
-    if depth > 0 and ti[NI_FLAGS, node] & FLAG_NET:
-        net_black = tf[NF_NET, node]
     _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin, params,
-             virtual, net_black)
+             virtual)
     if passes >= 2:
         # the tree's two passes scored the board as it stands, dead stones on it: no sample
         # of who owns what once the game is played out
@@ -2068,12 +2063,12 @@ def _undo_virtual(tf, path, depth, virtual):
 
 @jit
 def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin, params,
-             virtual, net_black):
+             virtual):
     """Add the result to every node of the path, and the AMAF result to the children of each
     node whose move its player made later in the simulation (the first time the point was
     played from that node on). Black's value is ``score_value`` of the result and margin,
-    blended with ``net_black`` (the value net's estimate of Black's win at the deepest node of
-    the descent that has one; below 0: none) by ``P_VALUE_MIX``.
+    blended by ``P_VALUE_MIX`` with the value net's estimate of Black's win (``NF_NET``) at the
+    deepest node of the path below the root that has one (none: the result alone).
     ``virtual``: the nodes below the root have their visit already (``simulate``)."""
     a = (len(sx) - S_MARK - READ_BLOCK - MAX_FEATURES) // 5
     amaf_sid = S_MARK + 3 * a
@@ -2090,8 +2085,11 @@ def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, 
         sx[amaf_color + cell] = seq[2 * k + 1]
     black_value = score_value(win, margin, params)
     mix = params[P_VALUE_MIX]
-    if mix > 0 and net_black >= 0:
-        black_value = (1.0 - mix) * black_value + mix * net_black
+    if mix > 0:
+        for d in range(depth, 0, -1):
+            if ti[NI_FLAGS, path[d]] & FLAG_NET:
+                black_value = (1.0 - mix) * black_value + mix * tf[NF_NET, path[d]]
+                break
     for d in range(depth, -1, -1):
         node = int(path[d])
         mover_into = color if d % 2 == 1 else 3 - color   # who made the move into path[d]

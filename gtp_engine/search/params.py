@@ -175,11 +175,10 @@ def check_tunable(name: str, value: float) -> float:
     return value
 
 
-def uses_value_net(game_name: str, overrides) -> bool:
-    """Whether a search of ``game_name`` with these tunable ``overrides`` (a dict) asks the value
-    net (when the game has one for the board's size)."""
-    return (overrides.get("value_weight", VALUE_WEIGHT) > 0
-            or overrides.get("value_mix", VALUE_MIX_BY_GAME.get(game_name, VALUE_MIX)) > 0)
+def asks_value_net(params: np.ndarray) -> bool:
+    """Whether a search with this parameter array asks the value net (where the game has one
+    for the board's size): as virtual simulations or blended into the results."""
+    return params[K.P_VALUE_WEIGHT] > 0 or params[K.P_VALUE_MIX] > 0
 
 
 def make_params(game, heavy: bool = True, learned: bool = False, target_margin: float = 0.0,

@@ -26,7 +26,7 @@ from ..coords import Color, Move
 from ..errors import RulesError
 from . import _backend, book, knowledge, patterns
 from . import value as value_net
-from .params import PLAYER_TUNABLES, SHARED_TREE, make_params, uses_value_net
+from .params import PLAYER_TUNABLES, SHARED_TREE, asks_value_net, make_params
 from .tree import BYTES_PER_NODE, Base, Tree, Workspace
 
 K = _backend.mirror
@@ -203,7 +203,7 @@ class SearchPlayer:
         time: the trees' pools, the workspaces, the learned model and the shape table."""
         self._ensure(self._threads(), game.size)
         knowledge.arrays_for(game.rules.name, game.size)
-        if uses_value_net(game.rules.name, dict(self.settings.overrides)):
+        if asks_value_net(make_params(game, **dict(self.settings.overrides))):
             value_net.flat_for(game.rules.name, game.size)
         patterns.table()
 
@@ -297,8 +297,7 @@ class SearchPlayer:
                              target_margin=target_margin, **overrides)
         # the net is read (and each thread given its scratch) only when the search uses it
         values = [value_net.value_arrays(game.rules.name, game.size)
-                  if params[K.P_VALUE_WEIGHT] > 0 or params[K.P_VALUE_MIX] > 0
-                  else K.empty_value() for _ in range(threads)]
+                  if asks_value_net(params) else K.empty_value() for _ in range(threads)]
         pat3 = patterns.table()
         position = game.position
         root_state = position.state
