@@ -224,18 +224,60 @@ def test_examples_from_games_hold_every_placement_played_among_its_candidates():
     assert result.model.pat3 and 0 < result.train_accuracy <= 1
 
 
-@pytest.mark.parametrize("variant", ["go", "loose", "goncrete", "disto", "terrain"])
-def test_a_shipped_model_reads_and_likes_captures(variant):
-    path = knowledge.model_path(variant)
-    if not path.exists():
-        pytest.skip(f"no model for {variant} yet")
+def _shipped_models():
+    """(game, file) of every shipped model: a game's own and its sizes' own files."""
+    found = []
+    for variant in ("go", "loose", "goncrete", "disto", "terrain"):
+        for path in sorted(knowledge.MODEL_DIR.glob(f"{variant}*.npz")):
+            rest = path.stem[len(variant):]
+            if rest == "" or (rest.startswith("-") and rest[1:].isdigit()):
+                found.append((variant, path))
+    return found
+
+
+@pytest.mark.parametrize("variant, path", _shipped_models(), ids=lambda x: getattr(x, "name", x))
+def test_a_shipped_model_reads_and_likes_captures(variant, path):
     model = knowledge.Model.load(path)
     assert len(model.fixed) == K.F_COUNT and model.pat3 and model.pat12
     assert "held out" in model.info                 # the fit's figures are in the file
     for size in model.sizes:
-        assert len(knowledge.arrays_for(variant, size)[0]) >= len(model.pat3) + len(model.pat12)
+        if knowledge.model_path(variant, size) == path:
+            assert len(knowledge.arrays_for(variant, size)[0]) >= \
+                len(model.pat3) + len(model.pat12)
     if variant != "disto":                          # Disto takes nothing: meals stay
         assert model.fixed[K.F_CAPTURE + 3] > model.fixed[K.F_SELF_ATARI + 2]
+
+
+def test_every_game_ships_a_model():
+    assert {variant for variant, _ in _shipped_models()} == \
+        {"go", "loose", "goncrete", "disto", "terrain"}
+
+
+def test_a_sizes_own_model_file_is_read_on_that_size_only(tmp_path, monkeypatch):
+    """``<game>-<size>.npz`` wins on its size; other sizes read ``<game>.npz``; a game with
+    only a size's file has no model elsewhere."""
+    def model(weight, sizes):
+        fixed = np.zeros(K.F_COUNT)
+        fixed[0] = weight
+        return knowledge.Model(fixed, {1: 0.5}, {2: 0.25}, "held out", sizes)
+
+    model(1.0, (9, 19)).save(tmp_path / "go.npz")
+    model(2.0, (9,)).save(tmp_path / "go-9.npz")
+    model(3.0, (7,)).save(tmp_path / "loose-7.npz")
+    monkeypatch.setattr(knowledge, "MODEL_DIR", tmp_path)
+    knowledge.arrays_for.cache_clear()
+    try:
+        assert knowledge.model_path("go", 9) == tmp_path / "go-9.npz"
+        assert knowledge.model_path("go", 19) == tmp_path / "go.npz"
+        assert knowledge.model_path("go") == tmp_path / "go.npz"
+        nine, nineteen = knowledge.arrays_for("go", 9)[2], knowledge.arrays_for("go", 19)[2]
+        assert 2.0 in nine and 1.0 not in nine
+        assert 1.0 in nineteen and 2.0 not in nineteen
+        assert not knowledge.knows_anything(knowledge.arrays_for("go", 13))   # not its sizes
+        assert 3.0 in knowledge.arrays_for("loose", 7)[2]
+        assert not knowledge.knows_anything(knowledge.arrays_for("loose", 9))
+    finally:
+        knowledge.arrays_for.cache_clear()
 
 
 def test_a_damaged_model_file_leaves_the_hand_set_priors(tmp_path, monkeypatch, caplog):

@@ -12,8 +12,10 @@ virtual wins, another ``exp(difference / learned_temperature)`` of them; a bonus
 hand-set priors keep their penalties).
 
 The weights are fitted by ``search/training.py`` (command and budget in
-``scripts/train_priors.py``) and ship as ``knowledge/<game>.npz``; a game without a file has
-an empty model (the hand-set priors alone).
+``scripts/train_priors.py``) and ship as ``knowledge/<game>.npz``, or as
+``knowledge/<game>-<size>.npz`` for one board size, which that size reads instead (a model
+refitted on one size's games need not be right on the others); a game without a file has an
+empty model (the hand-set priors alone).
 """
 
 import io
@@ -131,7 +133,13 @@ class Model:
         return keys.astype(np.int64), ids[first].astype(np.int32), np.concatenate(weights)
 
 
-def model_path(variant: str) -> Path:
+def model_path(variant: str, size: Optional[int] = None) -> Path:
+    """The file of ``variant``'s model on a board of ``size``: the size's own file where there
+    is one, else the game's."""
+    if size is not None:
+        own = MODEL_DIR / f"{variant}-{size}.npz"
+        if own.exists():
+            return own
     return MODEL_DIR / f"{variant}.npz"
 
 
@@ -144,7 +152,7 @@ def knows_anything(arrays: Tuple[np.ndarray, np.ndarray, np.ndarray]) -> bool:
 def arrays_for(variant: str, size: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The kernels' arrays of the model of ``variant`` on a board of ``size``; the empty
     model when there is no file or the model is not for that size."""
-    file = model_path(variant)
+    file = model_path(variant, size)
     if not file.exists():
         return K.empty_model()
     try:
