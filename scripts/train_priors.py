@@ -14,7 +14,13 @@ files learned from what was there when each was fitted: Go 64 games (3,226 posit
 80 (3,300), Goncrete 56 (2,493), Disto 53 (3,192), Terrain Go 160 (7,690; a map a game,
 rounds 1-4 and 11-14 played when the first models were fitted, 21-32 by the later edc82d2);
 ``fit`` with its defaults (min count 10, L2 1e-3, 300 Adam steps, one game in ten held out), a
-few seconds each. ``fit`` prints how often the model's first choice is the move played, on the
+few seconds each. The Go file of 9x9 (``go-9.npz``, read there instead of ``go.npz``, which
+13x13 and 19x19 keep) was fitted later on 284 self-play games of 10,000 simulations (the
+``vargo-match`` runs ``mix50-4802`` and ``mix50-4803`` of docs/RESEARCH.md, 14,204 positions):
+``fit --variant go <their folders> --min-count 5 --l2 1e-4 --iterations 1000 --sizes 9 --out
+gtp_engine/search/knowledge/go-9.npz``, two minutes. With this much data the default ``--l2``
+held every weight back (training and held-out likelihood alike); a tenth of it lets the shapes
+speak. ``fit`` prints how often the model's first choice is the move played, on the
 games it learned from and on the held-out ones, and writes the same figures into the file
 (``Model.info``). Any folder of SGF files of a game (for Go, GNU Go's games too) can be given
 to ``fit``; ``--sizes`` names the boards the engine uses the model on (the Go file: 9, 13 and
