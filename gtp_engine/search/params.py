@@ -103,7 +103,8 @@ VALUE_WEIGHT = 0            #: virtual simulations from the value net at a node'
 VALUE_MIX = 0.0             #: share of a simulation's value the value net's estimate at the deepest
 #                              node of its descent that has one gives (0: the playout's alone)
 VALUE_MIX_BY_GAME = {}      #: games measured better with it (none yet: 0.5 in 9x9 Go +45 Elo in
-#                              200 games, undecided; RESEARCH.md); a board size that the game's
+#                              200 games, then +8 in 84 on new seeds; against Pachi 6 of 24 where
+#                              main won 12; RESEARCH.md); a board size that the game's
 #                              net file does not name has no net, so no mix there at any setting
 SHARED_TREE = 1             #: 1: the threads of a search share one tree (virtual losses keep
 #                              them apart); 0: one tree per thread, merged at the root (two
