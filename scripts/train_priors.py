@@ -23,8 +23,8 @@ held every weight back (training and held-out likelihood alike); a tenth of it l
 speak. ``fit`` prints how often the model's first choice is the move played, on the
 games it learned from and on the held-out ones, and writes the same figures into the file
 (``Model.info``). Any folder of SGF files of a game (for Go, GNU Go's games too) can be given
-to ``fit``; ``--sizes`` names the boards the engine uses the model on (the Go file: 9, 13 and
-19; measured on 9 and 19).
+to ``fit``; ``--sizes`` names the boards the engine uses the model on (``go.npz``: 9, 13 and
+19, measured on 9 and 19, where 9x9 now reads ``go-9.npz``).
 """
 
 import argparse

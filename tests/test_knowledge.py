@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from gtp_engine.coords import Color, parse_vertex
+from gtp_engine.rules import ALL_RULES
 from gtp_engine.search import _backend, knowledge, patterns, training
 from gtp_engine.search.params import make_params
 from gtp_engine.search.player import _ZOBRIST
@@ -224,15 +225,15 @@ def test_examples_from_games_hold_every_placement_played_among_its_candidates():
     assert result.model.pat3 and 0 < result.train_accuracy <= 1
 
 
+GAMES = sorted(rules.name for rules in ALL_RULES)
+
+
 def _shipped_models():
-    """(game, file) of every shipped model: a game's own and its sizes' own files."""
-    found = []
-    for variant in ("go", "loose", "goncrete", "disto", "terrain"):
-        for path in sorted(knowledge.MODEL_DIR.glob(f"{variant}*.npz")):
-            rest = path.stem[len(variant):]
-            if rest == "" or (rest.startswith("-") and rest[1:].isdigit()):
-                found.append((variant, path))
-    return found
+    """(game, file) of every shipped model, as ``knowledge.model_path`` finds them: a game's
+    own and its board sizes' own files."""
+    found = {(variant, knowledge.model_path(variant, size))
+             for variant in GAMES for size in [None, *range(2, 26)]}
+    return sorted((variant, path) for variant, path in found if path.exists())
 
 
 @pytest.mark.parametrize("variant, path", _shipped_models(), ids=lambda x: getattr(x, "name", x))
@@ -249,8 +250,7 @@ def test_a_shipped_model_reads_and_likes_captures(variant, path):
 
 
 def test_every_game_ships_a_model():
-    assert {variant for variant, _ in _shipped_models()} == \
-        {"go", "loose", "goncrete", "disto", "terrain"}
+    assert {variant for variant, _ in _shipped_models()} == set(GAMES)
 
 
 def test_a_sizes_own_model_file_is_read_on_that_size_only(tmp_path, monkeypatch):
