@@ -24,7 +24,13 @@ speak. ``fit`` prints how often the model's first choice is the move played, on 
 games it learned from and on the held-out ones, and writes the same figures into the file
 (``Model.info``). Any folder of SGF files of a game (for Go, GNU Go's games too) can be given
 to ``fit``; ``--sizes`` names the boards the engine uses the model on (``go.npz``: 9, 13 and
-19, measured on 9 and 19, where 9x9 now reads ``go-9.npz``).
+19, measured on 9 and 19, where 9x9 now reads ``go-9.npz``). ``--player TEXT`` learns only
+the moves of the side whose ``PB``/``PW`` holds that text, in whichever colour (``vargo-match``
+names its engines there: ``--player Pachi`` for Pachi's moves in our matches against it).
+
+    # 3. how well model files predict the moves of other games (here Pachi's in a match)
+    python scripts/train_priors.py score gtp_engine/search/knowledge/go-9.npz new.npz \
+        --games runs/vs-pachi --variant go --player Pachi
 """
 
 import argparse
@@ -39,7 +45,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import sgf  # noqa: E402
-from gtp_engine.search import training  # noqa: E402
+from gtp_engine.coords import Color  # noqa: E402
+from gtp_engine.search import knowledge, training  # noqa: E402
 
 
 def play(args) -> int:
@@ -52,17 +59,31 @@ def play(args) -> int:
     return subprocess.call(command, env=env)
 
 
-def load_games(folders, variant):
+def load_games(folders, variant, player=None):
+    """``(path, game, colour)`` for every game of ``variant`` in the SGF files under
+    ``folders``: colour None (both sides' moves count), or with ``player`` the colour whose
+    ``PB``/``PW`` holds that text (say ``Pachi``: its moves only; a game where neither side
+    does is left out)."""
     games = []
     for folder in folders:
         for path in sorted(glob.glob(os.path.join(folder, "**", "*.sgf"), recursive=True)):
             try:
-                game = sgf.game_from_sgf(sgf.read_file(path))
+                record = sgf.SgfRecord.from_bytes(sgf.read_file(path))
             except Exception as error:   # a broken record is skipped, not fatal
                 print(f"skipped {path}: {error}", file=sys.stderr)
                 continue
-            if game.rules.name == variant and game.moves:
-                games.append((path, game))
+            game = record.game
+            if game.rules.name != variant or not game.moves:
+                continue
+            colour = None
+            if player is not None:
+                names = [(Color.BLACK, record.root_property("PB") or ""),
+                         (Color.WHITE, record.root_property("PW") or "")]
+                found = [c for c, name in names if player.lower() in name.lower()]
+                if len(found) != 1:
+                    continue
+                colour = found[0]
+            games.append((path, game, colour))
     return games
 
 
@@ -71,8 +92,13 @@ def _under(path, folders) -> bool:
     return any(Path(folder).resolve() in path.parents for folder in folders)
 
 
+def _examples(items):
+    return training.examples_from_games([game for _, game, _ in items],
+                                        colors=[colour for _, _, colour in items])
+
+
 def fit(args) -> int:
-    games = load_games(args.folders, args.variant)
+    games = load_games(args.folders, args.variant, args.player)
     if len(games) < 2:
         print(f"need at least 2 games of {args.variant}, found {len(games)}", file=sys.stderr)
         return 2
@@ -85,27 +111,48 @@ def fit(args) -> int:
         pool = sorted((item for item in games if _under(item[0], args.held_out_from)),
                       key=lambda item: item[0])
         random.Random(args.seed).shuffle(pool)
-    held_paths = {path for path, _ in pool[:max(1, len(pool) // 10)]}
-    held_out = [game for path, game in games if path in held_paths]
-    learn = [game for path, game in games if path not in held_paths]
+    held_paths = {item[0] for item in pool[:max(1, len(pool) // 10)]}
+    held_out = [item for item in games if item[0] in held_paths]
+    learn = [item for item in games if item[0] not in held_paths]
     if not held_out or not learn:
         print("nothing to hold out, or nothing left to learn from", file=sys.stderr)
         return 2
     start = time.perf_counter()
-    train = training.examples_from_games(learn)
-    test = training.examples_from_games(held_out)
+    train = _examples(learn)
+    test = _examples(held_out)
     print(f"{len(games)} games: {train.positions} positions to learn from, {test.positions} "
           f"held out ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
-    info = (f"{args.variant}: {len(games)} games, {train.positions} positions; min count "
+    whose = f" ({args.player}'s moves)" if args.player else ""
+    info = (f"{args.variant}: {len(games)} games{whose}, {train.positions} positions; min count "
             f"{args.min_count}, l2 {args.l2}, {args.iterations} steps")
     result = training.fit(train, test, args.min_count, args.l2, args.iterations, info=info)
-    result.model.sizes = tuple(args.sizes) if args.sizes else tuple(sorted({g.size for _, g in games}))
+    result.model.sizes = tuple(args.sizes) if args.sizes else tuple(sorted({g.size for _, g, _ in games}))
     result.model.info = info + "; " + result.report()
     print(f"{result.model.info}; {len(result.model.pat3)} 3x3 shapes, "
           f"{len(result.model.pat12)} 12-point shapes", file=sys.stderr)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         result.model.save(args.out)
+    return 0
+
+
+def score(args) -> int:
+    """Print how well each model file predicts the moves of the games (of ``--player``)."""
+    games = load_games(args.games, args.variant, args.player)
+    examples = _examples(games) if games else None
+    if examples is None or not examples.positions:
+        print(f"no placements of {args.variant} to score in {' '.join(args.games)}",
+              file=sys.stderr)
+        return 2
+    print(f"{len(games)} games, {examples.positions} positions")
+    for path in args.models:
+        try:
+            model = knowledge.Model.load(path)
+        except Exception as error:   # one unreadable file does not stop the others
+            print(f"{path}: cannot be read: {error}")
+            continue
+        accuracy, loglik = training.measure(model, examples)
+        print(f"{path}: played move first {accuracy:.1%}, mean log-likelihood {loglik:.3f}")
     return 0
 
 
@@ -132,9 +179,16 @@ def main(argv=None) -> int:
                         "(default: of all games); they must be among the folders")
     f.add_argument("--sizes", type=int, nargs="*",
                    help="board sizes the engine uses the model on (default: the games' sizes)")
+    f.add_argument("--player", help="learn only the moves of the side whose PB or PW holds this "
+                                    "text (games where neither does are left out)")
     f.add_argument("--out")
+    m = commands.add_parser("score", help="how well model files predict the moves of games")
+    m.add_argument("models", nargs="+", help="model files (.npz)")
+    m.add_argument("--games", nargs="+", required=True, metavar="FOLDER")
+    m.add_argument("--variant", required=True)
+    m.add_argument("--player", help="score only the moves of the side whose PB or PW holds this")
     args = parser.parse_args(argv)
-    return play(args) if args.command == "play" else fit(args)
+    return {"play": play, "fit": fit, "score": score}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -225,6 +225,45 @@ def test_examples_from_games_hold_every_placement_played_among_its_candidates():
     assert result.model.pat3 and 0 < result.train_accuracy <= 1
 
 
+def test_examples_of_one_colour_are_that_colours_placements_and_a_model_measures_as_fitted(
+        tmp_path):
+    """``examples_from_games(colors=...)`` keeps exactly one side's placements, each as the
+    example it is among both sides'; ``training.measure`` of a fitted model, saved and read
+    back, gives the figures the fit reported for the same examples."""
+    import random
+    from gtp_engine.game import Game
+    games = []
+    for seed in (3, 4):
+        game, rng = Game("go", 7), random.Random(seed)
+        for _ in range(30):
+            moves = game.legal_moves(game.to_move, skip_own_eyes=True)
+            game.play(game.to_move, rng.choice(moves) if moves else None)
+        games.append(game)
+    both = training.examples_from_games(games, compiled=False)
+    colour_of = [m.color for g in games for m in g.moves if m.point is not None]
+    assert len(colour_of) == both.positions
+    for only in (Color.BLACK, Color.WHITE):
+        one = training.examples_from_games(games, compiled=False, colors=[only, only])
+        mine = [p for p, c in enumerate(colour_of) if c == only]
+        assert one.positions == len(mine) > 10
+        for q, p in enumerate(mine):
+            assert np.array_equal(one.codes[q], both.codes[p])
+            assert one.chosen[q] - one.starts[q] == both.chosen[p] - both.starts[p]
+    mixed = training.examples_from_games(games, compiled=False, colors=[Color.BLACK, None])
+    assert mixed.positions == sum(1 for g, c in zip(games, [Color.BLACK, None])
+                                  for m in g.moves if m.point is not None
+                                  and (c is None or m.color == c))
+    with pytest.raises(ValueError):
+        training.examples_from_games(games, compiled=False, colors=[None])
+    result = training.fit(both, both, min_count=2, iterations=50)
+    result.model.save(tmp_path / "m.npz")
+    accuracy, loglik = training.measure(knowledge.Model.load(tmp_path / "m.npz"), both)
+    assert accuracy == pytest.approx(result.train_accuracy)
+    assert loglik == pytest.approx(result.train_loglik) and loglik < 0
+    with pytest.raises(ValueError):
+        training.measure(result.model, training.Examples())
+
+
 GAMES = sorted(rules.name for rules in ALL_RULES)
 
 
@@ -326,6 +365,47 @@ def test_train_priors_holds_out_only_games_of_the_named_folder(tmp_path, capsys)
     code = train_priors.main(["fit", str(tmp_path / "theirs"), "--variant", "go",
                               "--held-out-from", str(tmp_path / "ours")])
     assert code == 2
+
+
+def test_train_priors_learns_and_scores_one_players_moves(tmp_path, capsys):
+    """``fit --player`` learns only the moves of the side whose PB/PW names that player (in
+    either colour), ``score`` measures model files on them; a player in no game is an error."""
+    import random
+    import sys
+    from pathlib import Path
+    import sgf
+    from gtp_engine.game import Game
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    import train_priors
+    folder = tmp_path / "match"
+    folder.mkdir()
+    pachi_moves = 0
+    for seed in range(10):
+        game, rng = Game("go", 7), random.Random(seed)
+        for _ in range(16):
+            moves = game.legal_moves(game.to_move, skip_own_eyes=True)
+            game.play(game.to_move, rng.choice(moves) if moves else None)
+        pachi = Color.WHITE if seed % 2 else Color.BLACK
+        names = {pachi: "Pachi 12.90 (B)", pachi.opponent: "vargo 0.1.0 (A)"}
+        pachi_moves += sum(1 for m in game.moves if m.point is not None and m.color == pachi)
+        (folder / f"{seed}.sgf").write_bytes(sgf.game_to_sgf(
+            game, black_name=names[Color.BLACK], white_name=names[Color.WHITE]))
+    out = tmp_path / "pachi.npz"
+    assert train_priors.main(["fit", str(folder), "--variant", "go", "--player", "pachi",
+                              "--min-count", "2", "--iterations", "20", "--out", str(out)]) == 0
+    log = capsys.readouterr().err
+    learned = int(log.split(" games: ")[1].split(" positions")[0])
+    held = int(log.split(" positions to learn from, ")[1].split(" held out")[0])
+    assert learned + held == pachi_moves
+    assert "(pachi's moves)" in knowledge.Model.load(out).info
+    assert train_priors.main(["score", str(out), str(tmp_path / "missing.npz"), "--games",
+                              str(folder), "--variant", "go", "--player", "Pachi"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"10 games, {pachi_moves} positions"
+    assert lines[1].startswith(f"{out}: played move first ") and "log-likelihood -" in lines[1]
+    assert lines[2].startswith(f"{tmp_path / 'missing.npz'}: cannot be read")
+    assert train_priors.main(["score", str(out), "--games", str(folder), "--variant", "go",
+                              "--player", "gnugo"]) == 2
 
 
 def test_the_bonus_near_the_last_move_is_smaller_where_a_model_weighs_that_distance_too():

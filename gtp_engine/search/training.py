@@ -9,7 +9,7 @@ batch. Shapes seen fewer than ``min_count`` times among all placements get no we
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterable, List, Tuple
+from typing import Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -51,16 +51,23 @@ class Examples:
         self.starts.append(base + n)
 
 
-def examples_from_games(games: Iterable, compiled: bool = True) -> Examples:
+def examples_from_games(games: Iterable, compiled: bool = True,
+                        colors: Optional[Sequence[Optional[Color]]] = None) -> Examples:
     """The examples of the placements played in ``games`` (``game.Game`` objects holding
-    whole games; each is replayed from its start, then left at its end). ``compiled``: wait
-    for the compiled kernels (else whichever are in use, the mirror at first)."""
+    whole games; each is replayed from its start, then left at its end). ``colors``, one per
+    game: only that colour's placements are examples (None: both; the default, both in every
+    game), say those of one engine of a match. ``compiled``: wait for the compiled kernels
+    (else whichever are in use, the mirror at first)."""
     if compiled:
         _backend.compile_now()
     ka = _backend.active
     pat3 = pat3_table()
     examples = Examples()
-    for game in games:
+    games = list(games)
+    colors = [None] * len(games) if colors is None else list(colors)
+    if len(colors) != len(games):
+        raise ValueError(f"{len(colors)} colours for {len(games)} games")
+    for game, only in zip(games, colors):
         moves = list(game.moves)
         game.undo_to(0)
         space = Workspace(game.size)
@@ -74,20 +81,19 @@ def examples_from_games(games: Iterable, compiled: bool = True) -> Examples:
         feats = np.zeros(K.MAX_FEATURES, np.int32)
         last = last2 = 0
         for record in moves:
+            played = 0
             if record.point is not None:
+                played = (record.point[0] + 1) * w + record.point[1] + 1
+            if played and (only is None or int(record.color) == int(only)):
                 st = game.position.state.copy()
                 n = int(ka.candidate_features(st, zobrist, space.work, space.spare, space.out,
                                               space.scratch, int(record.color), int(last),
                                               int(last2), params, pat3, feats, cells, features,
                                               counts, codes))
-                cell = (record.point[0] + 1) * w + record.point[1] + 1
-                where = np.nonzero(cells[:n] == cell)[0]
+                where = np.nonzero(cells[:n] == played)[0]
                 if len(where):   # else an own eye filled (never a child in the tree)
                     examples.add(counts[:n].copy(), features[:n].copy(), codes[:n].copy(),
                                  int(where[0]))
-                played = cell
-            else:
-                played = 0
             game.play(Color(record.color), record.point)
             last2, last = last, played
     return examples
@@ -177,6 +183,19 @@ def fit(examples: Examples, held_out: Examples, min_count: int = 20, l2: float =
     train_acc, train_ll = train.measure(weights)
     test_acc, test_ll = test.measure(weights) if test else (math.nan, math.nan)
     return Fit(model, train_acc, train_ll, test_acc, test_ll)
+
+
+def measure(model: knowledge.Model, examples: Examples) -> Tuple[float, float]:
+    """How well a fitted ``model`` predicts the played moves of ``examples``: the share of
+    positions where the played move scores best, and the mean log-likelihood of the played
+    moves (shapes the model has no weight for count as 0, as in the engine)."""
+    if not examples.positions:
+        raise ValueError("no positions to measure on")
+    vocab3 = {c: i for i, c in enumerate(model.pat3)}
+    vocab12 = {c: i for i, c in enumerate(model.pat12)}
+    weights = np.concatenate([model.fixed, np.fromiter(model.pat3.values(), float, len(vocab3)),
+                              np.fromiter(model.pat12.values(), float, len(vocab12))])
+    return _Design(examples, vocab3, vocab12).measure(weights)
 
 
 def _vocabulary(canonical_codes: np.ndarray, min_count: int) -> dict:
