@@ -25,7 +25,8 @@ games it learned from and on the held-out ones, and writes the same figures into
 (``Model.info``). Any folder of SGF files of a game (for Go, GNU Go's games too) can be given
 to ``fit``; ``--sizes`` names the boards the engine uses the model on (``go.npz``: 9, 13 and
 19, measured on 9 and 19, where 9x9 now reads ``go-9.npz``). ``--player TEXT`` learns only
-the moves of the side whose ``PB``/``PW`` holds that text, in whichever colour (``vargo-match``
+the moves of the side whose ``PB``/``PW`` holds that text, in whichever colour (both sides where
+both do, a game against itself; ``vargo-match``
 names its engines there: ``--player Pachi`` for Pachi's moves in our matches against it).
 
     # 3. how well model files predict the moves of other games (here Pachi's in a match)
@@ -63,7 +64,7 @@ def load_games(folders, variant, player=None):
     """``(path, game, colour)`` for every game of ``variant`` in the SGF files under
     ``folders``: colour None (both sides' moves count), or with ``player`` the colour whose
     ``PB``/``PW`` holds that text (say ``Pachi``: its moves only; a game where neither side
-    does is left out)."""
+    does is left out, one where both do counts both sides' moves)."""
     games = []
     for folder in folders:
         for path in sorted(glob.glob(os.path.join(folder, "**", "*.sgf"), recursive=True)):
@@ -80,9 +81,9 @@ def load_games(folders, variant, player=None):
                 names = [(Color.BLACK, record.root_property("PB") or ""),
                          (Color.WHITE, record.root_property("PW") or "")]
                 found = [c for c, name in names if player.lower() in name.lower()]
-                if len(found) != 1:
+                if not found:
                     continue
-                colour = found[0]
+                colour = found[0] if len(found) == 1 else None   # both: a game against itself
             games.append((path, game, colour))
     return games
 
@@ -139,8 +140,8 @@ def fit(args) -> int:
 def score(args) -> int:
     """Print how well each model file predicts the moves of the games (of ``--player``)."""
     games = load_games(args.games, args.variant, args.player)
-    examples = _examples(games) if games else None
-    if examples is None or not examples.positions:
+    examples = _examples(games)
+    if not examples.positions:
         print(f"no placements of {args.variant} to score in {' '.join(args.games)}",
               file=sys.stderr)
         return 2
@@ -180,7 +181,8 @@ def main(argv=None) -> int:
     f.add_argument("--sizes", type=int, nargs="*",
                    help="board sizes the engine uses the model on (default: the games' sizes)")
     f.add_argument("--player", help="learn only the moves of the side whose PB or PW holds this "
-                                    "text (games where neither does are left out)")
+                                    "text (games where neither does are left out, both sides' "
+                                    "where both do)")
     f.add_argument("--out")
     m = commands.add_parser("score", help="how well model files predict the moves of games")
     m.add_argument("models", nargs="+", help="model files (.npz)")

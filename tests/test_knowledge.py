@@ -369,7 +369,8 @@ def test_train_priors_holds_out_only_games_of_the_named_folder(tmp_path, capsys)
 
 def test_train_priors_learns_and_scores_one_players_moves(tmp_path, capsys):
     """``fit --player`` learns only the moves of the side whose PB/PW names that player (in
-    either colour), ``score`` measures model files on them; a player in no game is an error."""
+    either colour; both sides where both name it), ``score`` measures model files on them; a
+    player in no game is an error."""
     import random
     import sys
     from pathlib import Path
@@ -379,7 +380,7 @@ def test_train_priors_learns_and_scores_one_players_moves(tmp_path, capsys):
     import train_priors
     folder = tmp_path / "match"
     folder.mkdir()
-    pachi_moves = 0
+    pachi_moves = placements = 0
     for seed in range(10):
         game, rng = Game("go", 7), random.Random(seed)
         for _ in range(16):
@@ -388,8 +389,16 @@ def test_train_priors_learns_and_scores_one_players_moves(tmp_path, capsys):
         pachi = Color.WHITE if seed % 2 else Color.BLACK
         names = {pachi: "Pachi 12.90 (B)", pachi.opponent: "vargo 0.1.0 (A)"}
         pachi_moves += sum(1 for m in game.moves if m.point is not None and m.color == pachi)
+        placements += sum(1 for m in game.moves if m.point is not None)
         (folder / f"{seed}.sgf").write_bytes(sgf.game_to_sgf(
             game, black_name=names[Color.BLACK], white_name=names[Color.WHITE]))
+    selfplay, rng = Game("go", 7), random.Random(99)   # both sides one engine: both count
+    for _ in range(16):
+        moves = selfplay.legal_moves(selfplay.to_move, skip_own_eyes=True)
+        selfplay.play(selfplay.to_move, rng.choice(moves) if moves else None)
+    (folder / "selfplay.sgf").write_bytes(sgf.game_to_sgf(
+        selfplay, black_name="vargo 0.1.0 (A)", white_name="vargo 0.1.0 (B)"))
+    vargo_moves = placements - pachi_moves + sum(1 for m in selfplay.moves if m.point is not None)
     out = tmp_path / "pachi.npz"
     assert train_priors.main(["fit", str(folder), "--variant", "go", "--player", "pachi",
                               "--min-count", "2", "--iterations", "20", "--out", str(out)]) == 0
@@ -404,6 +413,9 @@ def test_train_priors_learns_and_scores_one_players_moves(tmp_path, capsys):
     assert lines[0] == f"10 games, {pachi_moves} positions"
     assert lines[1].startswith(f"{out}: played move first ") and "log-likelihood -" in lines[1]
     assert lines[2].startswith(f"{tmp_path / 'missing.npz'}: cannot be read")
+    assert train_priors.main(["score", str(out), "--games", str(folder), "--variant", "go",
+                              "--player", "vargo"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"11 games, {vargo_moves} positions"
     assert train_priors.main(["score", str(out), "--games", str(folder), "--variant", "go",
                               "--player", "gnugo"]) == 2
 
