@@ -26,8 +26,8 @@ games it learned from and on the held-out ones, and writes the same figures into
 to ``fit``; ``--sizes`` names the boards the engine uses the model on (``go.npz``: 9, 13 and
 19, measured on 9 and 19, where 9x9 now reads ``go-9.npz``). ``--player TEXT`` learns only
 the moves of the side whose ``PB``/``PW`` holds that text, in whichever colour (both sides where
-both do, a game against itself; ``vargo-match``
-names its engines there: ``--player Pachi`` for Pachi's moves in our matches against it).
+both do, a game against itself; ``vargo-match`` names its engines there: ``--player Pachi``
+for Pachi's moves in our matches against it).
 
     # 3. how well model files predict the moves of other games (here Pachi's in a match)
     python scripts/train_priors.py score gtp_engine/search/knowledge/go-9.npz new.npz \
