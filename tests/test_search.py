@@ -375,6 +375,71 @@ def test_never_passes_into_a_lost_loose_tie():
     assert move is not None
 
 
+#: Black's group has three single-point eyes (A5 B3 A1), White's two (E5 E1): where stones
+#: score and eyes do not (Loose, Disto), each side's eye beyond two is a point left on the board
+SPARE_EYES = """
+    . X X O .
+    X X X O O
+    X . X O O
+    X X X O O
+    . X X O ."""
+
+
+def test_a_spare_eye_is_one_beyond_the_two_its_groups_need():
+    K = _backend.mirror
+    game = setup("loose", SPARE_EYES)
+    st = game.position.state
+    for vertex in ("A5", "B3", "A1"):
+        assert K.spare_eye(st, cell(game, vertex), int(Color.BLACK))
+        assert K.skipped_eye(st, cell(game, vertex), int(Color.BLACK), 1)
+        assert not K.skipped_eye(st, cell(game, vertex), int(Color.BLACK), 2)
+    for vertex in ("E5", "E1"):
+        assert not K.spare_eye(st, cell(game, vertex), int(Color.WHITE))
+        assert K.skipped_eye(st, cell(game, vertex), int(Color.WHITE), 2)
+        assert not K.skipped_eye(st, cell(game, vertex), int(Color.WHITE), 0)
+    game.play(Color.BLACK, parse_vertex("B3", 5))   # two eyes left: both needed now
+    st = game.position.state
+    assert not any(K.spare_eye(st, cell(game, v), int(Color.BLACK)) for v in ("A5", "A1"))
+
+
+def test_only_the_games_where_eyes_score_nothing_fill_spare_eyes():
+    from gtp_engine.search.params import make_params
+    K = _backend.mirror
+    for variant in ("go", "loose", "goncrete", "disto", "terrain"):
+        assert make_params(Game(variant, 9))[K.P_SKIP_EYES] == \
+            (2 if variant in ("loose", "disto") else 1)
+
+
+@pytest.mark.parametrize("variant", ["loose", "disto"])
+def test_fills_its_spare_eye_before_passing_where_stones_score(variant):
+    # Black 12 stones, White 8 with komi 4 (Loose komi is even): Black wins by filling one of
+    # its three eyes, and after White's pass a pass would leave that point on the board
+    game = setup(variant, SPARE_EYES, komi=4)
+    spare = {parse_vertex(v, 5) for v in ("A5", "B3", "A1")}
+    assert best(game, Color.BLACK, playouts=2000) in spare
+    game.play(Color.WHITE, None)
+    assert best(game, Color.BLACK, playouts=2000) in spare
+    # White's eyes are both needed: filling one would give the group away
+    game.play(Color.BLACK, parse_vertex("B3", 5))
+    assert best(game, Color.WHITE, playouts=2000) not in {parse_vertex(v, 5) for v in ("E5", "E1")}
+
+
+def test_in_a_lost_game_passes_where_the_search_finds_the_pass_loses_least():
+    """Disto, behind: the search's most visited move is the pass, losing by 3.5, its best
+    placement (feeding an own group) by 19.2: pass, not a placement that throws stones away.
+    By a point or two less the pass is no clear gain, and the placement is played."""
+    from gtp_engine.search.player import Analysis, MoveInfo
+    game = setup("disto", DISTO_END, komi=2.5)
+    b1 = parse_vertex("B1", 7)
+    analysis = Analysis(Color.BLACK, 7, moves=[
+        MoveInfo(None, 38824, 0.0, 0.1, -3.5, []),
+        MoveInfo(b1, 260, 0.0, 0.1, -19.2, [b1])], simulations=40000,
+        ownership=[0.0] * 49)
+    assert player(100).decide(game, Color.BLACK, analysis) is None
+    analysis.moves[1] = MoveInfo(b1, 260, 0.0, 0.1, -4.5, [b1])
+    assert player(100).decide(game, Color.BLACK, analysis) == b1
+
+
 def test_does_not_pass_with_dead_stones_in_its_area_and_cleans_up():
     # A lone white stone inside Black's area: Black must not pass before capturing it, even
     # though White passed and Black wins as the board stands.

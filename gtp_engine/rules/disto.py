@@ -15,6 +15,7 @@ class Disto(Rules):
     capture = board.CAPTURE_MEALS
     reads_ladders = False
     scoring = board.SCORE_STONES_NOT_MEALS
+    eyes_score = False       # stones score, empty points count for nobody (L4 / D4)
     superko = False          # stones are never removed, so no position can repeat
     allows_handicap = False
     meals_are_dead = True

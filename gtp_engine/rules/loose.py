@@ -16,6 +16,7 @@ class Loose(Rules):
     capture = board.CAPTURE_LOOSE
     reads_ladders = False
     scoring = board.SCORE_STONES
+    eyes_score = False       # stones score, empty points count for nobody (L4 / D4)
     superko = False          # nothing is ever removed, so no position can repeat
     allows_handicap = False
     has_draws = False

@@ -122,7 +122,8 @@ P_KOMI_HALVES = 0
 P_SCORING = 1
 P_FORT_VALUE = 2
 P_HAS_DRAWS = 3           # 1: equal scores draw; 0: the final passer loses a tie (L5)
-P_SKIP_EYES = 4           # 1: never fill one's own single-point eye (tree and playouts)
+P_SKIP_EYES = 4           # 1: never fill one's own single-point eye (tree and playouts); 2: only
+#                           one the groups around it need (``spare_eye``: where eyes score nothing)
 P_MAX_MOVES = 5           # playout length cap
 P_EXPAND_VISITS = 6
 P_RAVE_EQUIV = 7
@@ -928,6 +929,54 @@ def _plainly_acceptable(st, cell, color):
 
 
 @jit
+def spare_eye(st, cell, color):
+    """Whether ``color``'s own single-point eye ``cell`` is one its groups do not need: the
+    groups around it, joined by a stone there, still touch two other single-point eyes. Two
+    eyes live in every game here (an enemy stone in one of them has no liberty, no true
+    liberty, or would feed a glutton in the other), so where eyes score nothing and stones do
+    (Loose, Disto), filling a spare eye is a point won."""
+    w = int(st[HDR, H_WIDTH])
+    other = 0
+    seen0 = -1
+    seen1 = -1
+    seen2 = -1
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        if st[BOARD, q] != color:
+            continue
+        root = int(st[GID, q])
+        if root == seen0 or root == seen1 or root == seen2:
+            continue
+        if seen0 < 0:
+            seen0 = root
+        elif seen1 < 0:
+            seen1 = root
+        else:
+            seen2 = root
+        s = root
+        while True:
+            for e in (s - 1, s + 1, s - w, s + w):
+                if e != cell and e != other and st[BOARD, e] == EMPTY \
+                        and is_own_eye(st, e, color):
+                    if other > 0:
+                        return True
+                    other = e
+            s = int(st[NXT, s])
+            if s == root:
+                break
+    return False
+
+
+@jit
+def skipped_eye(st, cell, color, skip_eyes):
+    """Whether the search leaves out ``color``'s placement on ``cell`` as the fill of its own
+    eye (``P_SKIP_EYES``): with ``skip_eyes`` 1 every own single-point eye, with 2 only one
+    its groups need (not a ``spare_eye``), with 0 none."""
+    if skip_eyes == 0 or not is_own_eye(st, cell, color):
+        return False
+    return skip_eyes == 1 or not spare_eye(st, cell, color)
+
+
+@jit
 def _acceptable(st, sx, cell, color, skip_eyes, reject_self_atari, nakade):
     """The filters every playout move passes: not a simple ko retake, not one's own eye, no
     needless self-meal (a move leaving its own group without a liberty: only Disto allows it),
@@ -938,7 +987,7 @@ def _acceptable(st, sx, cell, color, skip_eyes, reject_self_atari, nakade):
     the dice on)."""
     if cell == st[HDR, H_KO] and color == st[HDR, H_KO_COLOR]:
         return 0
-    if skip_eyes and is_own_eye(st, cell, color):
+    if skipped_eye(st, cell, color, skip_eyes):
         return 0
     libs = libs_after(st, sx, cell, color, 2)
     if libs == 0:
@@ -1012,8 +1061,8 @@ def _light_move(st, zob, work, spare, out, color, rng, skip_eyes):
         i = next_random(rng) % k
         cell = int(st[EMPTIES, i])
         ok = not (cell == st[HDR, H_KO] and color == st[HDR, H_KO_COLOR])
-        if ok and skip_eyes:
-            ok = not is_own_eye(st, cell, color)
+        if ok:
+            ok = not skipped_eye(st, cell, color, skip_eyes)
         if ok and play_inline(st, zob, work, spare, cell, color, out) == LEGAL:
             return cell
         k -= 1
@@ -1035,7 +1084,7 @@ def playout_move(st, zob, work, spare, out, sx, color, last, last2, rng, params,
     touched (``suggest_vital_point``), good 3x3 shapes around it (and, with
     ``P_PLAYOUT_PATTERN2``, around ``last2``, the mover's own previous placement), then a
     random move."""
-    skip_eyes = params[P_SKIP_EYES] != 0
+    skip_eyes = int(params[P_SKIP_EYES])
     if params[P_HEAVY] == 0:
         return _light_move(st, zob, work, spare, out, color, rng, skip_eyes)
     reject = int(params[P_PROB_REJECT_SELF_ATARI])
@@ -1520,7 +1569,8 @@ def prior(st, zob, work, spare, out, sx, cell, color, last, last2, params, pat3,
                     feats[nf] = F_STARVE
                     nf += 1
                     break
-    if is_own_eye(st, cell, color):
+    # where eyes score nothing, the only own eyes a node lists are spare ones: a point won
+    if params[P_SKIP_EYES] != 2 and is_own_eye(st, cell, color):
         pv += params[P_PRIOR_EYE]
         feats[nf] = F_OWN_EYE
         nf += 1
@@ -1848,7 +1898,7 @@ def _placements(st, zob, work, spare, out, sx, color, params):
     legal ones, not one's own single-point eye where the game says so; returns how many."""
     size = int(st[HDR, H_SIZE])
     w = size + 2
-    skip_eyes = params[P_SKIP_EYES] != 0
+    skip_eyes = int(params[P_SKIP_EYES])
     _, cand, _, _, _ = _blocks(st)
     n = 0
     for row in range(size - 1, -1, -1):
@@ -1856,7 +1906,7 @@ def _placements(st, zob, work, spare, out, sx, color, params):
             cell = (row + 1) * w + col + 1
             if st[BOARD, cell] != EMPTY:
                 continue
-            if skip_eyes and is_own_eye(st, cell, color):
+            if skipped_eye(st, cell, color, skip_eyes):
                 continue
             if check(st, zob, work, spare, cell, color, out) == LEGAL:
                 sx[cand + n] = cell

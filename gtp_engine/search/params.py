@@ -199,7 +199,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, target_margin: 
         "scoring": game.rules.scoring,
         "fort_value": game.fort_value,
         "has_draws": int(game.rules.has_draws),
-        "skip_eyes": int(game.rules.playout_eyes),
+        "skip_eyes": (0 if not game.rules.playout_eyes else 1 if game.rules.eyes_score else 2),
         "max_moves": 3 * size * size,
         "expand_visits": EXPAND_VISITS,
         "rave_equiv": RAVE_EQUIV_BY_GAME.get(game.rules.name, RAVE_EQUIV),

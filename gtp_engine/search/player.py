@@ -45,6 +45,8 @@ EXTEND_STEP = 0.25               #: of the budget, a close search's time goes on
 DEAD = 0.5                       #: ownership beyond which a stone counts as dead
 RESIGN_MOVES = 3                 #: own moves in a row below the threshold before resigning
 HOPELESS = 0.02                  #: win rate below which playing on gains nothing
+PASS_BETTER_BY = 2.0             #: points: a pass in a lost game is played when the search
+#                                  expects it to lose by this much less than any placement
 COMPACT_AT = 0.5                 #: share of the pool in use that makes a search drop the rest
 TARGET_FROM = 0.85               #: win rate from which ``genmove`` plays for more than a win
 TARGET_FULL = 0.95               #: ... and from which for the whole ``target_share`` of its lead
@@ -637,9 +639,13 @@ class SearchPlayer:
         if winner != color:
             # a hopeless game is passed out only in answer to a pass: passing first hands a
             # winner who plays on free moves in our area (seen: passed six times while GNU Go
-            # took every stone, lost by 73.5 instead of about 65)
-            return opponent_passed and analysis.visits > 0 and \
-                all(m.winrate < HOPELESS for m in placements)
+            # took every stone, lost by 73.5 instead of about 65)...
+            if opponent_passed and analysis.visits > 0 and \
+                    all(m.winrate < HOPELESS for m in placements):
+                return True
+            # ...unless the search itself finds the pass the move that loses least (seen in
+            # Disto: an own 12-stone group fed to a meal rather than pass, a loss by 3 made 14)
+            return self._pass_loses_least(analysis, placements)
         if opponent_passed:
             return True
         best = placements[0]
@@ -655,6 +661,18 @@ class SearchPlayer:
         return self._settled_board(game, analysis) and \
             self._pass_gives_nothing(game, color, best, analysis, max(standing, best.score_lead),
                                      seconds_left)
+
+    @staticmethod
+    def _pass_loses_least(analysis: Analysis, placements: List[MoveInfo]) -> bool:
+        """Whether the search's own choice, in a game lost as the board stands, is the pass:
+        the most visited root move, no lower a win rate than the best placement's, and a
+        margin better by ``PASS_BETTER_BY`` points or more (the pass is searched as a move
+        the opponent answers, so its margin already counts what the opponent does next)."""
+        best = analysis.best
+        if best is None or best.move is not None or not placements or best.visits < 100:
+            return False
+        rival = placements[0]
+        return best.winrate >= rival.winrate and best.score_lead >= rival.score_lead + PASS_BETTER_BY
 
     def _pass_gives_nothing(self, game, color: Color, best: MoveInfo, analysis: Analysis,
                             margin: float, seconds_left: Optional[float]) -> bool:
