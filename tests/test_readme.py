@@ -14,7 +14,8 @@ What is checked here:
   ``vargo ARGS``, ``python -m gtp_engine``  run: the engine is started with these arguments and
                                           answers a short GTP session (``name``, ``clear_board``,
                                           ``showboard``, ``quit``); also parsed by ``parse_options``
-                                          and built by ``build_game``
+                                          and built by ``build_game`` (``--forts auto`` with
+                                          ``--fort-playouts 0`` added: the heuristic's forts at once)
   ``--variant ...`` (Sabaki's arguments)    the same, as ``vargo`` with these arguments
   ``vargo-web ARGS``                      run with ``--port 0`` added (the default port may be in
                                           use): the server starts its engine, prints its address,
@@ -338,7 +339,7 @@ def test_readmes_match_commands_are_valid_matches():
 @pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists("/usr/games/gnugo"), reason="GNU Go is not installed")
 def test_readmes_match_command_plays_one_game(tmp_path):
-    """The same match, one game instead of 20 (a minute of the engines' time)."""
+    """The same match, one game instead of 20 (seconds once the kernels are compiled)."""
     from gtp_engine.match.runner import main as match_main
     for argv in match_commands():
         args = argv[1:]
