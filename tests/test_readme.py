@@ -184,8 +184,8 @@ def readme_commands() -> List[List[str]]:
                 if command.strip() and not command.strip().startswith("#"):
                     found.append((block.start(), len(found), command))
     prose = re.sub(r"```.*?```", lambda m: " " * len(m.group(0)), README, flags=re.DOTALL)
-    for span in re.finditer(r"`([^`\n]+)`", prose):
-        text = span.group(1)
+    for span in re.finditer(r"`([^`]+)`", prose.replace("\n", " ")):     # spans may wrap
+        text = re.sub(r" +", " ", span.group(1))
         if text in REFUSED or re.search(r"(^| )[A-Z]+( |$)", text):
             continue
         if text.startswith("--variant "):
@@ -404,7 +404,7 @@ def anchors(path: Path) -> set:
 
 def links(path: Path) -> List[str]:
     """The targets of a document's links, pictures and ``<img src>`` (not those in code)."""
-    text = re.sub(r"`[^`\n]*`", "", without_fences(path.read_text(encoding="utf-8")))
+    text = re.sub(r"`[^`]*`", "", without_fences(path.read_text(encoding="utf-8")))
     return re.findall(r"\]\(([^)\s]+)\)", text) + re.findall(r'<img src="([^"]+)"', text)
 
 
