@@ -37,7 +37,8 @@ What is checked here:
   ======================================  ==========================================================
 
   A command README says is refused (``--variant loose --size 10``) must be refused with exit 2.
-  GTP commands it names (``GTP `printsgf ...```) must be the engine's.
+  The GTP commands it suggests typing into the first command's engine are run there; the GTP
+  commands it names (``GTP `printsgf ...```) must be the engine's.
 - every link in README and docs/*.md leads to a file that exists, and an ``#anchor`` to one of
   its headings;
 - the GTP session excerpts of docs/GUIDE.md are what the engine answers.
@@ -229,6 +230,19 @@ def vargo_commands():
 @pytest.mark.parametrize("args", vargo_commands(), ids=" ".join)
 def test_readmes_vargo_commands_run(args):
     run_vargo(args)
+
+
+def test_the_first_command_answers_the_gtp_readme_suggests():
+    """README suggests a few GTP commands to type into the first command's engine: they work
+    there (the move from the opening book of 9x9 Loose)."""
+    suggested = re.findall(r"`([a-z_]+(?: [a-z]+)?)`", re.search(r"\(try ([^)]*)\)", README).group(1))
+    assert suggested[-1] == "quit" and len(suggested) >= 3
+    args = FIRST_COMMAND.split(" && ")[1].split()[1:]
+    done = subprocess.run([sys.executable, "-m", "gtp_engine", *args], input="\n".join(suggested) + "\n",
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    answers = [block for block in done.stdout.split("\n\n") if block.strip()]
+    assert len(answers) == len(suggested) and all(a.startswith("=") for a in answers), done.stdout
 
 
 @pytest.mark.parametrize("text", REFUSED)
