@@ -172,27 +172,26 @@ def test_every_option_of_the_engine_is_in_readmes_table():
 
 
 # ----------------------------------------------------------------- every command README shows
-def readme_commands() -> List[List[str]]:
+def readme_commands(text: str = README) -> List[List[str]]:
     """Every command of README, as an argument vector, in the order README shows them: the
     ``sh`` blocks (continuation lines joined, comments dropped, ``&&`` split) and the inline
     code spans that start with one of PROGRAMS (or with ``--variant``: vargo's arguments);
     not the spans that show a syntax (``--variant NAME``: a word in capitals)."""
     found: List[Tuple[int, int, str]] = []
-    for block in re.finditer(r"```sh\n(.*?)\n```", README, re.DOTALL):
-        text = block.group(1).replace("\\\n", " ")
-        for line in text.splitlines():
+    for block in re.finditer(r"```sh\n(.*?)\n```", text, re.DOTALL):
+        for line in block.group(1).replace("\\\n", " ").splitlines():
             for command in line.split(" && "):
                 if command.strip() and not command.strip().startswith("#"):
                     found.append((block.start(), len(found), command))
-    prose = re.sub(r"```.*?```", lambda m: " " * len(m.group(0)), README, flags=re.DOTALL)
+    prose = re.sub(r"```.*?```", lambda m: " " * len(m.group(0)), text, flags=re.DOTALL)
     for span in re.finditer(r"`([^`]+)`", prose.replace("\n", " ")):     # spans may wrap
-        text = re.sub(r" +", " ", span.group(1))
-        if text in REFUSED or re.search(r"(^| )[A-Z]+( |$)", text):
-            continue
-        if text.startswith("--variant "):
-            found.append((span.start(), len(found), "vargo " + text))
-        elif text.split(" ")[0] in PROGRAMS and " " in text:
-            found.append((span.start(), len(found), text))
+        code = re.sub(r" +", " ", span.group(1))
+        if code in REFUSED or re.search(r"(^| )[A-Z]+( |$)|\.\.\.|\|", code) or code == "python -m":
+            continue                                   # a syntax or an elision, not a command
+        if code.startswith("--variant "):
+            found.append((span.start(), len(found), "vargo " + code))
+        elif code.split(" ")[0] in PROGRAMS and " " in code:
+            found.append((span.start(), len(found), code))
     return [shlex.split(command, comments=True) for _, _, command in sorted(found)]
 
 
@@ -396,6 +395,82 @@ def test_the_gtp_commands_readme_names_are_the_engines():
     named = re.findall(r"GTP `([a-z_-]+)[^`]*`", README)
     assert len(named) >= 3
     assert set(named) <= known, set(named) - known
+
+
+# ----------------------------------------------------------------- the commands of docs/
+MODULES = {"gtp_engine": "vargo", "gtp_engine.match": "vargo-match", "gtp_engine.web": "vargo-web"}
+
+
+def parse_vargo_args(args: List[str]) -> None:
+    """vargo's parser takes them (no file is read: ``--setup`` files are made by other commands)."""
+    build_parser().parse_args([arg.replace("{seed}", "1") for arg in args])
+
+
+def parse_doc_command(argv: List[str]) -> None:
+    """A command of docs/ parsed by the real parser of the program it runs (they play matches,
+    search forts and estimate komi for minutes, or need a GUI: parsed, not run)."""
+    if argv[0] == "vargo":
+        parse_vargo_args(argv[1:])
+    elif argv[0] == "vargo-web":
+        from gtp_engine.web.cli import parse_args
+        options, rest = parse_args(argv[1:])
+        assert options.engine or parse_vargo_args(rest) is None
+    elif argv[0] == "vargo-match":
+        from gtp_engine.match.runner import build_parser as match_parser
+        args = match_parser().parse_args(argv[1:])
+        for command in (args.engine_a, args.engine_b):
+            engine = shlex.split(command)
+            if engine[0] == "vargo":
+                parse_vargo_args(engine[1:])
+            else:
+                assert engine[0].startswith("/"), f"an engine outside vargo by its full path: {command}"
+    elif argv[0] == "gogui":
+        options = dict(zip(argv[1::2], argv[2::2]))
+        game = build_game(parse_options(shlex.split(options["-program"])[1:] + ["--fort-playouts", "0"]))
+        assert float(options["-komi"]) == game.komi and int(options["-size"]) == game.size
+    elif argv[:3] == ["python", "-m", "pytest"]:
+        assert all((ROOT / arg).exists() for arg in argv[3:] if arg.startswith("tests/")), argv
+    elif argv[:2] == ["python", "-m"] and len(argv) == 3:       # a program named by its module
+        import importlib.util
+        assert importlib.util.find_spec(argv[2]) is not None, argv
+        if argv[2] != "gtp_engine.search.warmup":              # a module, or a package to run
+            assert importlib.util.find_spec(argv[2] + ".__main__") or argv[2] == "sgf.tool", argv
+    elif argv[:2] == ["python", "-m"]:
+        parse_doc_command([MODULES[argv[2]], *argv[3:]])
+    elif argv[0] == "python" and argv[1].startswith("scripts/") and len(argv) == 2:
+        assert (ROOT / argv[1]).is_file(), argv                # a script named, not run
+    elif argv[0] == "python" and argv[1].startswith("scripts/"):
+        import importlib
+        module = importlib.import_module(argv[1][:-len(".py")].replace("/", "."))
+        if hasattr(module, "build_parser"):
+            module.build_parser().parse_args(argv[2:])
+        else:                                        # its parser is built inside main()
+            source = (ROOT / argv[1]).read_text(encoding="utf-8")
+            for option in (arg for arg in argv[2:] if arg.startswith("--")):
+                assert f'add_argument("{option}"' in source, (argv, option)
+    elif argv[0] == "vargo-sgf":
+        from sgf.tool import parser as sgf_parser
+        sgf_parser().parse_args(argv[1:])
+    elif argv[0] == "pip":
+        assert argv[:2] == ["pip", "install"] and re.fullmatch(r"\.(\[(web|test|cluster)\])?", argv[-1]), argv
+        assert f"\n{argv[-1][2:-1]} = [" in PYPROJECT or argv[-1] == ".", argv
+    elif argv[0] in ("which", "apt-get"):                      # the system's, as in README
+        assert argv in (["which", "vargo"], ["apt-get", "install", "chromium", "chromium-driver"]), argv
+    else:
+        raise AssertionError(f"a command of docs/ that no test checks: {argv}")
+
+
+@pytest.mark.parametrize("name", ["GUIDE.md", "MATCHES.md"])
+def test_the_commands_of_the_docs_parse(name):
+    commands = readme_commands((ROOT / "docs" / name).read_text(encoding="utf-8"))
+    assert len(commands) >= 5
+    for argv in commands:
+        parse_doc_command(argv)
+
+
+def test_a_doc_command_with_a_wrong_option_is_caught():
+    with pytest.raises(SystemExit):
+        parse_doc_command(["vargo-match", "vargo --playout 300", "/usr/games/gnugo", "--size", "9"])
 
 
 # ----------------------------------------------------------------- links
