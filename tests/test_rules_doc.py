@@ -62,10 +62,11 @@ CITATION = re.compile(rf"RULES(?:\.md)?\s+({LABEL}(?:\s*(?:-|/|,|\band\b)\s*{LAB
 
 
 def cited_labels() -> Dict[str, List[str]]:
-    """Every label cited as ``RULES X1`` (lists and ranges too) in the product, its scripts and
-    README, with the files citing it."""
+    """Every label cited as ``RULES X1`` (lists and ranges too) in the product, its scripts,
+    README, the guide and the research notes (How it plays), with the files citing it."""
     files = [*sorted((ROOT / "gtp_engine").rglob("*.py")), *sorted((ROOT / "sgf").rglob("*.py")),
-             *sorted((ROOT / "scripts").rglob("*.py")), ROOT / "README.md"]
+             *sorted((ROOT / "scripts").rglob("*.py")), ROOT / "README.md", ROOT / "docs" / "GUIDE.md",
+             ROOT / "docs" / "RESEARCH.md"]
     cited: Dict[str, List[str]] = {}
     for path in files:
         for citation in CITATION.findall(path.read_text(encoding="utf-8")):
