@@ -402,6 +402,20 @@ def test_a_spare_eye_is_one_beyond_the_two_its_groups_need():
     assert not any(K.spare_eye(st, cell(game, v), int(Color.BLACK)) for v in ("A5", "A1"))
 
 
+def test_every_game_has_a_row_of_settings_and_each_names_a_tunable_in_its_range():
+    from gtp_engine.rules import ALL_RULES
+    from gtp_engine.search import params
+    K = _backend.mirror
+    assert set(params.GAME_SETTINGS) == {rules.name for rules in ALL_RULES}
+    for variant, row in params.GAME_SETTINGS.items():
+        made = params.make_params(Game(variant, 9))
+        for name, value in row.items():
+            assert params.check_tunable(name, value) == value
+            assert made[getattr(K, "P_" + name.upper())] == value
+        # an override still wins over the row
+        assert params.make_params(Game(variant, 9), prob_nlib=7)[K.P_PROB_NLIB] == 7
+
+
 def test_only_the_games_where_eyes_score_nothing_fill_spare_eyes():
     from gtp_engine.search.params import make_params
     K = _backend.mirror
@@ -438,6 +452,58 @@ def test_in_a_lost_game_passes_where_the_search_finds_the_pass_loses_least():
     assert player(100).decide(game, Color.BLACK, analysis) is None
     analysis.moves[1] = MoveInfo(b1, 260, 0.0, 0.1, -4.5, [b1])
     assert player(100).decide(game, Color.BLACK, analysis) == b1
+
+
+#: Black's D3 would put every black stone in atari (E3 left): in Goncrete White's capture would
+#: flip them all and end the game (G4)
+GONCRETE_SELF_ANNIHILATION = """
+    . . . . .
+    . O O O .
+    O X X . .
+    . O O O .
+    . . . . ."""
+
+
+def test_a_goncrete_self_atari_of_every_own_stone_gets_the_annihilations_weight_as_losses():
+    from test_ladders import _kit
+    from gtp_engine.search import patterns
+    from gtp_engine.search.params import PRIOR_ANNIHILATE, make_params
+    K = _backend.mirror
+
+    def visits(variant):
+        game = setup(variant, GONCRETE_SELF_ANNIHILATION)
+        st, s = _kit(game)
+        pv, pw, _, _ = K.prior(st, _ZOBRIST, s.work, s.spare, s.out, s.scratch,
+                               cell(game, "D3"), int(Color.BLACK), 0, 0, make_params(game),
+                               patterns.table(), np.zeros(K.MAX_FEATURES, np.int32))
+        return pv, pw
+    (go_visits, go_wins), (goncrete_visits, goncrete_wins) = visits("go"), visits("goncrete")
+    assert goncrete_wins == go_wins
+    assert goncrete_visits == go_visits + PRIOR_ANNIHILATE
+
+
+def test_a_playouts_random_move_refuses_mountains_with_its_chance():
+    """On a board of mountains but for one plain row, random playout moves with the refusal at
+    1000 never land on a mountain; at 0 they do."""
+    from test_ladders import _kit
+    from gtp_engine.search.params import make_params
+    K = _backend.mirror
+    rows = ["^^^^^^^"] * 6 + ["......."]
+    terrain = TerrainMap.from_text("/".join(rows), forts_per_side=0)
+    on_mountains = {}
+    for chance in (0, 1000):
+        landed = 0
+        for seed in range(30):
+            game = Game("terrain", 7, terrain=terrain)
+            st, s = _kit(game)
+            rng = np.array([seed * 7919 + 1], np.int64)
+            cell_played = K._random_move(st, _ZOBRIST, s.work, s.spare, s.out, s.scratch,
+                                         int(Color.BLACK), rng, 1, 500, False, chance)
+            assert cell_played > 0
+            landed += int(st[K.TERR, cell_played] == K.MOUNTAIN)
+        on_mountains[chance] = landed
+    assert on_mountains[1000] == 0 and on_mountains[0] > 0
+    assert make_params(Game("terrain", 9), prob_reject_mountain=1000)[K.P_PROB_REJECT_MOUNTAIN] == 1000
 
 
 def test_does_not_pass_with_dead_stones_in_its_area_and_cleans_up():
@@ -664,7 +730,7 @@ def test_the_amaf_blend_follows_the_game_and_an_override_still_wins():
     K = _backend.mirror
     for variant in ("go", "loose", "goncrete", "disto", "terrain"):
         game = Game(variant, 9)
-        expected = params.RAVE_EQUIV_BY_GAME.get(variant, params.RAVE_EQUIV)
+        expected = params.GAME_SETTINGS[variant].get("rave_equiv", params.RAVE_EQUIV)
         assert params.make_params(game)[K.P_RAVE_EQUIV] == expected
         assert params.make_params(game, rave_equiv=77)[K.P_RAVE_EQUIV] == 77
     assert params.make_params(Game("go", 19))[K.P_RAVE_EQUIV] != \

@@ -181,7 +181,9 @@ P_VALUE_WEIGHT = 55       # virtual simulations a node gets at expansion from th
 #                           estimate of its position (``value_of``; 0: the net is not used)
 P_VALUE_MIX = 56          # share of a simulation's value taken from the value net's estimate at
 #                           the deepest node of its descent that has one (``_back_up``)
-P_COUNT = 57
+P_PROB_REJECT_MOUNTAIN = 57   # per mille: a playout's random move refuses a mountain point (worth
+#                               nothing, T5; tactics near the last move may still play one)
+P_COUNT = 58
 
 # The value net (``search/value.py``): the input planes of a position, from the side to
 # move's view, one float per (cell, plane) in the padded layout.
@@ -1034,14 +1036,17 @@ def _try_candidates(st, zob, work, spare, out, sx, n, color, rng, skip_eyes, rej
 
 
 @jit
-def _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes, reject, nakade):
-    """A random acceptable legal placement, or 0 (pass) when none is left."""
+def _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes, reject, nakade, mountain):
+    """A random acceptable legal placement, or 0 (pass) when none is left; a mountain point
+    is refused with the per-mille chance ``mountain``."""
     k = int(st[HDR, H_NEMPTY])
     while k > 0:
         i = next_random(rng) % k
         cell = int(st[EMPTIES, i])
-        played = _try_placement(st, zob, work, spare, out, sx, cell, color, rng, skip_eyes,
-                                1, reject, nakade)
+        played = 0
+        if mountain == 0 or st[TERR, cell] != MOUNTAIN or not _chance(rng, mountain):
+            played = _try_placement(st, zob, work, spare, out, sx, cell, color, rng, skip_eyes,
+                                    1, reject, nakade)
         if played > 0:
             return played
         k -= 1   # move the refused cell out of the window (the list order is free)
@@ -1117,7 +1122,8 @@ def playout_move(st, zob, work, spare, out, sx, color, last, last2, rng, params,
             if cell > 0:
                 return cell
     return _random_move(st, zob, work, spare, out, sx, color, rng, skip_eyes,
-                        int(params[P_PROB_REJECT_RANDOM_SELF_ATARI]), nakade)
+                        int(params[P_PROB_REJECT_RANDOM_SELF_ATARI]), nakade,
+                        int(params[P_PROB_REJECT_MOUNTAIN]))
 
 
 # --------------------------------------------------------------------------- the playout
@@ -1553,8 +1559,11 @@ def prior(st, zob, work, spare, out, sx, cell, color, last, last2, params, pat3,
         feats[nf] = F_SELF_MEAL
         nf += 1
     elif libs == 1 and taken == 0:
+        joined = _joined_stones(st, cell, color, w)
         pv += params[P_PRIOR_SELF_ATARI]
-        feats[nf] = F_SELF_ATARI + size_bucket(_joined_stones(st, cell, color, w))
+        if capture == CAPTURE_FLIP_REMOVE and joined == int(st[HDR, H_BLACKS + color - 1]) + 1:
+            pv += params[P_PRIOR_ANNIHILATE]   # G4: the enemy's capture ends the game, lost
+        feats[nf] = F_SELF_ATARI + size_bucket(joined)
         nf += 1
     elif libs >= 3 and _touches_two_liberty_group(st, sx, cell, color, w):
         feats[nf] = F_DEFEND

@@ -14,14 +14,13 @@ K = _backend.mirror   # the P_* indices (identical in both implementations)
 
 EXPAND_VISITS = 8           #: simulations through a leaf before it gets children
 RAVE_EQUIV = 3500           #: visits at which the real win rate and AMAF weigh the same
-RAVE_EQUIV_BY_GAME = {"go": 1000, "goncrete": 1000, "disto": 1000}   #: games measured better
-#   with another value at a second's simulations (RESEARCH.md); Loose showed no gain
 UCB_C = 0.0                 #: exploration term (0: priors and RAVE explore enough; 0.1 lost 0-7,
 #                              0.03 H0 at 30-41 in 71 games: RESEARCH.md)
 PRIOR_EVEN = 10             #: every move starts with this many virtual simulations at 50%
 PRIOR_CAPTURE_ONE = 15      #: wins for taking one stone (removal, flip or meal)
 PRIOR_CAPTURE_MANY = 30     #: wins for taking several stones
-PRIOR_ANNIHILATE = 1000     #: wins for a Goncrete capture that leaves the opponent no stone
+PRIOR_ANNIHILATE = 1000     #: wins for a Goncrete capture that leaves the opponent no stone;
+#                              losses for a self-atari of every own stone, which invites one
 PRIOR_ESCAPE = 20           #: wins for saving an own group from atari
 PRIOR_LADDER_RUN = 40       #: losses (instead of PRIOR_ESCAPE) for running from a working ladder
 PRIOR_LADDER_CAPTURE = 20   #: wins for the atari that starts a working ladder
@@ -74,25 +73,16 @@ PROB_PATTERN = 950          #: per mille: then for good shapes round the last mo
 PROB_NLIB = 0               #: per mille: before the shapes, an atari on an enemy two-liberty
 #                              group touching an own group the last move left with 3 or 4
 #                              liberties (``kernels.suggest_counter_atari``; Pachi's ``nlibrate``)
-PROB_NLIB_BY_GAME = {"go": 250}   #: games measured better with it (RESEARCH.md: +65 in Go at
-#   a second's simulations, H1 after 170 games, for about 12% more CPU a move); others untested
 PROB_VITAL = 0              #: per mille: after those, the vital point of the enemy's eye space
 #                              the last move touched (``kernels.suggest_vital_point``; Pachi's
 #                              nakade check, 80%)
-PROB_VITAL_BY_GAME = {"go": 800}   #: games measured better with it (RESEARCH.md: +105 in Go at
-#   a second's simulations, H1 after 83 games, for about 9% more CPU a move); others untested
 PROB_REJECT_SELF_ATARI = 900   #: per mille: a suggested lone-stone self-atari is refused
 PROB_REJECT_RANDOM_SELF_ATARI = 500   #: per mille: the same for a random move
+PROB_REJECT_MOUNTAIN = 0    #: per mille: a playout's random move refuses a mountain point
 PLAYOUT_NAKADE = 0          #: 1: a self-atari of several stones in a nakade shape inside the
 #                              enemy's eye space is a playout move like a lone stone's (Go's capture)
-PLAYOUT_NAKADE_BY_GAME = {"go": 1}   #: games measured better with it (RESEARCH.md: +96 in Go at
-#   a second's simulations); Terrain Go, the other game whose captures leave the space empty,
-#   stays off: +41 in 94 games (95% -29..+111), undecided
 PLAYOUT_LADDERS = 0         #: 1: a playout does not extend a group in atari that a ladder
 #                              catches anyway (where the game reads ladders; a state copy a read)
-PLAYOUT_LADDERS_BY_GAME = {"go": 1}   #: games measured better with it (RESEARCH.md: +128 in Go
-#   at a second's simulations, H1, for 4% more CPU a move); Terrain Go, which reads ladders too:
-#   13-20, 2 draws in 35 (-70, 95% -186..+45), leaning to H0
 PLAYOUT_PATTERN2 = 0        #: 1: the playout's 3x3 shapes round the mover's own previous move
 #                              too, not only round the opponent's last (Pachi's ``pattern2``):
 #                              in Go 29-20 in 49 and 50-43 in 93 (+26, 95% -44..+97),
@@ -102,14 +92,29 @@ VALUE_WEIGHT = 0            #: virtual simulations from the value net at a node'
 #                              (``value.py``; 0: unused until a match shows it gains)
 VALUE_MIX = 0.0             #: share of a simulation's value the value net's estimate at the deepest
 #                              node of its descent that has one gives (0: the playout's alone)
-VALUE_MIX_BY_GAME = {}      #: games measured better with it (none yet: 0.5 in 9x9 Go +45 Elo in
-#                              200 games, then +8 in 84 on new seeds; against Pachi 6 of 24 where
-#                              main won 12; RESEARCH.md); a board size that the game's
-#                              net file does not name has no net, so no mix there at any setting
 SHARED_TREE = 1             #: 1: the threads of a search share one tree (virtual losses keep
 #                              them apart); 0: one tree per thread, merged at the root (two
 #                              threads: +84 Elo at 18,000 simulations, +241 at 1 s, RESEARCH.md)
 
+
+#: What each game sets otherwise than the defaults above, one row per game (the tunables by
+#: their names in lower case, as ``make_params`` takes them). A row holds only what a match in
+#: that game decided (docs/RESEARCH.md); a gain in one game says nothing of another.
+GAME_SETTINGS = {
+    # at a second's simulations, H1 each: rave_equiv better than 3500; prob_nlib +65 (170
+    # games, ~12% more CPU a move), prob_vital +105 (83 games, ~9%), playout_nakade +96,
+    # playout_ladders +128 (4%); the value net's mix 0.5 +45 in 200 games, then +8 in 84 on
+    # new seeds and worse against Pachi: off
+    "go": {"rave_equiv": 1000, "prob_nlib": 250, "prob_vital": 800, "playout_nakade": 1,
+           "playout_ladders": 1},
+    # rave_equiv 1000: no gain
+    "loose": {},
+    "goncrete": {"rave_equiv": 1000},
+    "disto": {"rave_equiv": 1000},
+    # playout_nakade +41 in 94 games (95% -29..+111), undecided; playout_ladders 13-20, 2
+    # draws in 35 (-70, 95% -186..+45), leaning to H0: both off
+    "terrain": {},
+}
 
 #: the names ``make_params`` (and ``--search-param``) accept as overrides
 TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture_one",
@@ -118,7 +123,8 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_starve", "prior_eye", "prior_near1", "prior_near2", "prior_near3",
             "prior_edge_empty", "prior_third_empty", "prior_mountain", "prior_water", "prior_fort",
             "prior_pass", "prob_capture", "prob_pattern", "prob_nlib", "prob_vital",
-            "prob_reject_self_atari", "prob_reject_random_self_atari", "try_below",
+            "prob_reject_self_atari", "prob_reject_random_self_atari", "prob_reject_mountain",
+            "try_below",
             "score_weight", "score_points", "target_weight", "heavy", "read_ladders",
             "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
             "playout_ladders", "playout_pattern2", "prior_read", "read_budget",
@@ -202,7 +208,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, target_margin: 
         "skip_eyes": (0 if not game.rules.playout_eyes else 1 if game.rules.eyes_score else 2),
         "max_moves": 3 * size * size,
         "expand_visits": EXPAND_VISITS,
-        "rave_equiv": RAVE_EQUIV_BY_GAME.get(game.rules.name, RAVE_EQUIV),
+        "rave_equiv": RAVE_EQUIV,
         "ucb_c": UCB_C,
         "prior_even": PRIOR_EVEN,
         "prior_capture_one": PRIOR_CAPTURE_ONE,
@@ -228,10 +234,11 @@ def make_params(game, heavy: bool = True, learned: bool = False, target_margin: 
         "prior_pass": PRIOR_PASS,
         "prob_capture": PROB_CAPTURE,
         "prob_pattern": PROB_PATTERN,
-        "prob_nlib": PROB_NLIB_BY_GAME.get(game.rules.name, PROB_NLIB),
-        "prob_vital": PROB_VITAL_BY_GAME.get(game.rules.name, PROB_VITAL),
+        "prob_nlib": PROB_NLIB,
+        "prob_vital": PROB_VITAL,
         "prob_reject_self_atari": PROB_REJECT_SELF_ATARI,
         "prob_reject_random_self_atari": PROB_REJECT_RANDOM_SELF_ATARI,
+        "prob_reject_mountain": PROB_REJECT_MOUNTAIN,
         "prior_learned": PRIOR_LEARNED,
         "prior_read": PRIOR_READ,
         "read_budget": READ_BUDGET,
@@ -240,8 +247,8 @@ def make_params(game, heavy: bool = True, learned: bool = False, target_margin: 
         "read_atari": READ_ATARI,
         "read_kill_share": READ_KILL_SHARE,
         "learned_temperature": LEARNED_TEMPERATURE,
-        "playout_nakade": PLAYOUT_NAKADE_BY_GAME.get(game.rules.name, PLAYOUT_NAKADE),
-        "playout_ladders": PLAYOUT_LADDERS_BY_GAME.get(game.rules.name, PLAYOUT_LADDERS),
+        "playout_nakade": PLAYOUT_NAKADE,
+        "playout_ladders": PLAYOUT_LADDERS,
         "playout_pattern2": PLAYOUT_PATTERN2,
         "try_below": TRY_BELOW,
         "score_weight": SCORE_WEIGHT,
@@ -250,8 +257,9 @@ def make_params(game, heavy: bool = True, learned: bool = False, target_margin: 
         "heavy": int(heavy),
         "shared_tree": SHARED_TREE,
         "value_weight": VALUE_WEIGHT,
-        "value_mix": VALUE_MIX_BY_GAME.get(game.rules.name, VALUE_MIX),
+        "value_mix": VALUE_MIX,
     }
+    values.update(GAME_SETTINGS.get(game.rules.name, {}))
     for name, value in overrides.items():
         value = check_tunable(name, value)
         if name not in PLAYER_TUNABLES:
