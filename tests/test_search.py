@@ -438,6 +438,25 @@ def test_fills_its_spare_eye_before_passing_where_stones_score(variant):
     assert best(game, Color.WHITE, playouts=2000) not in {parse_vertex(v, 5) for v in ("E5", "E1")}
 
 
+@pytest.mark.parametrize("variant, fills", [("loose", True), ("disto", True), ("go", False)])
+def test_a_pass_gives_way_to_a_spare_eye_fill_where_eyes_score_nothing(variant, fills):
+    """Won by far whatever happens, after the opponent's pass: the search's pass is right, but
+    where stones score and eyes do not, the spare eyes are filled first, one a turn, and only
+    the two each group needs are left to pass with."""
+    from gtp_engine.search.player import Analysis, MoveInfo
+    game = setup(variant, SPARE_EYES, komi=-20)
+    game.play(Color.WHITE, None)
+    analysis = Analysis(Color.BLACK, 5, moves=[MoveInfo(None, 900, 1.0, 0.1, 25.0, [])],
+                        simulations=1000, ownership=[1.0] * 25)
+    move = player(100).decide(game, Color.BLACK, analysis)
+    spare = {parse_vertex(v, 5) for v in ("A5", "B3", "A1")}
+    assert (move in spare) if fills else move is None
+    if fills:
+        game.play(Color.BLACK, move)
+        game.play(Color.WHITE, None)
+        assert player(100).decide(game, Color.BLACK, analysis) is None   # two eyes: both needed
+
+
 def test_in_a_lost_game_passes_where_the_search_finds_the_pass_loses_least():
     """Disto, behind: the search's most visited move is the pass, losing by 3.5, its best
     placement (feeding an own group) by 19.2: pass, not a placement that throws stones away.

@@ -595,6 +595,9 @@ class SearchPlayer:
           reply to our pass gains nothing (``_pass_gives_nothing``, a search within
           ``seconds_left``, what the move's time budget still allows, when there is one). A hopeless game (every move below
           ``HOPELESS``) is passed out once the opponent passes, never by passing first.
+        - Where eyes score nothing and stones do (Loose, Disto), a pass is first replaced by
+          the fill of an own eye its groups do not need, while one is left (``_spare_eye_fill``):
+          a point more, whatever the result.
         - When a pass is not right, the most visited placement; when dead opponent stones keep
           us from passing (or always in ``cleanup``, GTP ``kgs-genmove_cleanup``), a move that
           takes a liberty of a dead group, the most visited such one.
@@ -618,9 +621,9 @@ class SearchPlayer:
             if move is not None:
                 return move
         if not placements:
-            return None
+            return self._spare_eye_fill(game, color, placements)
         if pass_legal and self._pass_is_right(game, color, analysis, placements, dead, seconds_left):
-            return None
+            return self._spare_eye_fill(game, color, placements)
         if dead and (analysis.best.move is None or
                      self._pass_is_right(game, color, analysis, placements, [], seconds_left)):
             move = self._cleanup_move(game, color, placements, dead)
@@ -661,6 +664,28 @@ class SearchPlayer:
         return self._settled_board(game, analysis) and \
             self._pass_gives_nothing(game, color, best, analysis, max(standing, best.score_lead),
                                      seconds_left)
+
+    @staticmethod
+    def _spare_eye_fill(game, color: Color, placements: List[MoveInfo]) -> Optional[Move]:
+        """Where eyes score nothing and stones do, the move to play instead of a pass: the
+        fill of an own eye that its groups do not need (``kernels.spare_eye``), the most
+        visited such placement, else the first in reading order; None (pass) when there is
+        none or eyes score."""
+        if game.rules.eyes_score:
+            return None
+        st = game.position.state
+        size = game.size
+
+        def spare(point) -> bool:
+            cell = (point[0] + 1) * (size + 2) + point[1] + 1
+            return st[K.BOARD, cell] == K.EMPTY and bool(K.is_own_eye(st, cell, int(color))) \
+                and bool(K.spare_eye(st, cell, int(color))) \
+                and game.illegal_reason(color, point) is None
+        for info in placements:
+            if spare(info.move):
+                return info.move
+        return next((point for point in ((row, col) for row in range(size - 1, -1, -1)
+                                         for col in range(size)) if spare(point)), None)
 
     @staticmethod
     def _pass_loses_least(analysis: Analysis, placements: List[MoveInfo]) -> bool:
