@@ -75,11 +75,13 @@ class Solver:
         return found
 
     def fills_own_eye(self, board: RefBoard, color: Color, p: Point) -> bool:
-        """In area scoring (Go3, T5): ``p`` is a one-point eye of one group of ``color`` that
-        has another liberty. A stone there scores what the eye scored, so the move is a pass
-        that does not end the game and leaves the group one eye fewer: the solver skips it
-        (without this, every suicidal line of Go is in the tree). Only superko could make
-        such a move matter; the positions solved here hold no ko."""
+        """In area scoring (Go3, G5, T5): ``p`` is a one-point eye of one group of ``color``
+        that has another liberty. A stone there scores what the eye scored: the move is a pass
+        that does not end the game and leaves the group an eye short, and so is never worth
+        more than the better of passing and the best placement, provided an eye short never
+        helps its owner (the one assumption). The solver skips it: without this every suicidal
+        line of Go is in the tree. Such a fill is not in ``move_values`` even where it ties the
+        best move."""
         if self.settings.scoring != AREA:
             return False
         around = board.neighbours(p)
