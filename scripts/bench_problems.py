@@ -23,12 +23,20 @@ stays better by ``--margin`` or more. One JSON object a line: ``size``, ``komi``
 move number). Pachi's win rate is its search's estimate, not the truth; the set says where a
 much stronger search disagreed strongly, no more.
 
+A problem may also be a position of any game (``scripts/problems/variants.jsonl``, issue 72:
+each game's own strategy, solved exactly by ``tests/solver.py``): ``game`` (the rules name),
+``rows`` (set-up stones, top row first, ``X O .``: SGF ``AB``/``AW``, put as they stand), for
+Terrain Go ``map`` (``terrain_load``'s syntax), ``forts`` (``["w E5", "b E3"]``, in placement
+order) and ``fort_value``; its ``moves`` are played after the set-up, the last by the opponent
+of ``color``; ``right`` lists every move that wins (the judge's move is one of them). ``run``
+hands such a position to the engine as an SGF file (``loadsgf``).
+
 ``run`` searches each problem with each ``--engine`` (a GTP command line; ``{seed}`` is
 replaced by 1, 2, ... ``--seeds``, one process a seed) by ``kata-genmove_analyze`` (our
 engine's; ``--plain`` uses ``genmove``, for other engines), and prints per engine: the share of
-searches that chose the judge's move, the share that chose the losing one, each with its 95%
-interval, the judge's move's mean share of the root's visits (from the search's last
-``info`` line), and the mean seconds a search. With ``--verbose``, a line per problem and
+searches that chose the judge's move (or another of ``right``), the share that chose the
+losing one, each with its 95% interval, the mean share of the root's visits those moves had
+(from the search's last ``info`` line), and the mean seconds a search. With ``--verbose``, a line per problem and
 engine. Compare engines in the same run: the figures are relative to the set, and one
 engine's gain here says where to look, not that it plays better (matches decide that).
 """
@@ -39,6 +47,7 @@ import queue
 import re
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -67,6 +76,51 @@ def set_up(engine: GtpEngine, size: int, komi: float, moves: List[str]) -> None:
     engine.send(f"komi {komi}")
     for i, move in enumerate(moves):
         engine.send(f"play {'bw'[i % 2]} {move}")
+
+
+def problem_game(problem: dict):
+    """A position problem (one with ``rows``) as a ``Game``: map and forts, set-up stones, then
+    ``moves``, the last by the opponent of ``color``. ValueError (RulesError, TerrainError)
+    when the problem breaks the rules."""
+    from gtp_engine.coords import Color, parse_vertex
+    from gtp_engine.game import Game
+    from gtp_engine.rules.terrain_map import TerrainMap
+    size = problem["size"]
+    forts = [(Color.BLACK if c.lower() == "b" else Color.WHITE, parse_vertex(v, size))
+             for c, v in (f.split() for f in problem.get("forts", []))]
+    terrain = None
+    if "map" in problem:
+        terrain = TerrainMap.from_text(problem["map"], forts_per_side=len(forts) // 2,
+                                       fort_value=problem.get("fort_value"))
+    game = Game(problem.get("game", "go"), size, problem["komi"], terrain=terrain)
+    for color, point in forts:
+        game.place_fort(color, point)
+    rows = [row.replace(" ", "") for row in problem["rows"]]
+    if len(rows) != size or any(len(row) != size for row in rows):
+        raise ValueError(f"rows are not {size}x{size}")
+    for i, row in enumerate(rows):
+        for col, ch in enumerate(row):
+            if ch in "XO":
+                game.add_setup(Color.BLACK if ch == "X" else Color.WHITE, (size - 1 - i, col))
+            elif ch != ".":
+                raise ValueError(f"unexpected {ch!r} in rows")
+    mover = Color.BLACK if problem["color"] == "b" else Color.WHITE
+    color = mover if len(problem["moves"]) % 2 == 0 else mover.opponent
+    for move in problem["moves"]:
+        game.play(color, parse_vertex(move, size))
+        color = color.opponent
+    return game
+
+
+def set_up_problem(engine: GtpEngine, problem: dict, folder: Path) -> None:
+    """The problem's position on the engine: plain ``play`` from the empty board for a Go
+    problem, an SGF file and ``loadsgf`` for a position problem."""
+    if "rows" not in problem:
+        set_up(engine, problem["size"], problem["komi"], problem["moves"])
+        return
+    path = folder / "problem.sgf"
+    write_atomically(path, sgf.game_to_sgf(problem_game(problem)))
+    engine.send(f"loadsgf {path}")
 
 
 class Pachi(GtpEngine):
@@ -169,6 +223,11 @@ def _last_info(text: str) -> Dict[str, int]:
     return visits
 
 
+def right_moves(problem: dict) -> List[str]:
+    """The moves that count as found: ``right`` where given, else the judge's move."""
+    return [m.upper() for m in problem.get("right", [problem["good"]])]
+
+
 def search_problems(command: str, problems: List[dict], seed: int, plain: bool):
     """One engine process (``{seed}`` replaced) on every problem: a list of (move, share of
     the root's visits the good move had or None, seconds)."""
@@ -176,7 +235,8 @@ def search_problems(command: str, problems: List[dict], seed: int, plain: bool):
     answers = []
     try:
         for problem in problems:
-            set_up(engine, problem["size"], problem["komi"], problem["moves"])
+            with tempfile.TemporaryDirectory() as folder:
+                set_up_problem(engine, problem, Path(folder))
             start = time.monotonic()
             if plain:
                 move, share = engine.send(f"genmove {problem['color']}", timeout=None), None
@@ -186,7 +246,7 @@ def search_problems(command: str, problems: List[dict], seed: int, plain: bool):
                 move = text.strip().splitlines()[-1].split()[-1]
                 visits = _last_info(text)
                 total = sum(visits.values())
-                share = visits.get(problem["good"], 0) / total if total else None
+                share = sum(visits.get(m, 0) for m in right_moves(problem)) / total if total else None
             answers.append((move.strip().upper(), share, time.monotonic() - start))
     finally:
         engine.close()
@@ -218,7 +278,7 @@ def run(args) -> int:
         answers = [a for per_seed in rows[command] for a in per_seed]
         n = len(answers)
         good = sum(1 for per_seed in rows[command] for j, a in enumerate(per_seed)
-                   if a[0] == problems[j]["good"])
+                   if a[0] in right_moves(problems[j]))
         bad = sum(1 for per_seed in rows[command] for j, a in enumerate(per_seed)
                   if a[0] == problems[j]["bad"])
         shares = [a[1] for a in answers if a[1] is not None]
