@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from gtp_engine.errors import quote_path
+
 from gtp_engine.coords import Color
 from gtp_engine.gtp.handicap import fixed_handicap_points
 from gtp_engine.match.referee import Clock, TimeControl
@@ -876,7 +878,7 @@ def test_a_setup_that_is_no_sgf_file_is_refused_before_it_is_read(tmp_path, kind
     done = run_command_line(tmp_path, fake(), fake(), "--setup", setup, "--out", out)
     reason = "more than 16 MiB, too big for an sgf file" if kind == "too big" else "not a regular file"
     assert done.returncode == 2, done.stderr
-    assert done.stderr == f"vargo-match: --setup {setup}: cannot read {str(setup)!r}: {reason}\n"
+    assert done.stderr == f"vargo-match: --setup {setup}: cannot read {quote_path(setup)}: {reason}\n"
     assert not out.exists()
 
 
