@@ -95,6 +95,7 @@ class Game:
         if rules.has_terrain:
             self.terrain = terrain if terrain is not None else generate_map(size, terrain_seed)
             self._check_map_size(self.terrain)
+            self.terrain.check_fort_room()
         self.forts: List[Tuple[Color, Point]] = []
         self.setup: List[Tuple[Color, Point]] = []
         self._reset_history()
@@ -131,10 +132,13 @@ class Game:
         self.komi = float(komi)
 
     def set_terrain(self, terrain: TerrainMap) -> None:
-        """Use a new map (Terrain Go only): resizes the board to the map, clears board and forts (T8)."""
+        """Use a new map (Terrain Go only): resizes the board to the map, clears board and forts (T8).
+        Refused, changing nothing, for a size the rules do not allow, or a map with too few plain
+        points for its forts (``TerrainMap.check_fort_room``: the game could never start)."""
         if not self.rules.has_terrain:
             raise RulesError(f"{self.rules.name} has no terrain; use 'variant terrain' first")
         self.rules.check_size(terrain.size)
+        terrain.check_fort_room()
         self.size, self.terrain, self.forts, self.setup = terrain.size, terrain, [], []
         self._reset_history()
 
