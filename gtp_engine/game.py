@@ -348,24 +348,29 @@ class Game:
         return record
 
     def _next(self, color: Color, move: Move, superko: bool = True):
-        on_board = move is None or all(0 <= v < self.size for v in move)
-        text = format_vertex(move) if on_board else str(move)  # no vertex names far off the board
         if self.fort_turn is not None:
-            raise IllegalMoveError(Illegal.FORTS_PENDING, text)
+            raise IllegalMoveError(Illegal.FORTS_PENDING, self._move_text(move))
         if move is None:
             last = self.last_move
             if last is not None and last.color == color:
-                raise IllegalMoveError(Illegal.REPEATED_PASS, text)
+                raise IllegalMoveError(Illegal.REPEATED_PASS, self._move_text(move))
             return MoveRecord(color, None, None), self.position, False
         if self._annihilated_by is not None:
-            raise IllegalMoveError(Illegal.GAME_OVER, text)
+            raise IllegalMoveError(Illegal.GAME_OVER, self._move_text(move))
         position = self.position.copy()
         effects = position.play(color, move)
         if superko and self.rules.superko and self._seen[position.zobrist]:
-            raise IllegalMoveError(Illegal.SUPERKO, text)
+            raise IllegalMoveError(Illegal.SUPERKO, self._move_text(move))
         annihilates = (self.rules.ends_on_annihilation and bool(effects.flipped)
                        and position.stone_count(color.opponent) == 0)
         return MoveRecord(color, move, effects), position, annihilates
+
+    def _move_text(self, move: Move) -> str:
+        """The move as a refusal quotes it; no vertex name for a point far off the board. Made
+        only on refusal: a long record replays without it."""
+        if move is None or all(0 <= v < self.size for v in move):
+            return format_vertex(move)
+        return str(move)
 
     def undo(self) -> MoveRecord:
         """Take back the last move (pass or placement); RulesError when there is none."""
