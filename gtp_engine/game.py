@@ -339,10 +339,10 @@ class Game:
         and changes nothing. ``superko=False`` replays a record played under rules without
         positional superko (Japanese rules allow long cycles): a repeated position is played.
         """
-        record, position, annihilates = self._next(color, move, superko)
+        record, position, annihilates, zobrist = self._next(color, move, superko)
         self.moves.append(record)
         self._positions.append(position)
-        self._seen[position.zobrist] += 1
+        self._seen[zobrist] += 1
         if annihilates:
             self._annihilated_by = len(self.moves) - 1
         return record
@@ -354,16 +354,17 @@ class Game:
             last = self.last_move
             if last is not None and last.color == color:
                 raise IllegalMoveError(Illegal.REPEATED_PASS, self._move_text(move))
-            return MoveRecord(color, None, None), self.position, False
+            return MoveRecord(color, None, None), self.position, False, self.position.zobrist
         if self._annihilated_by is not None:
             raise IllegalMoveError(Illegal.GAME_OVER, self._move_text(move))
         position = self.position.copy()
         effects = position.play(color, move)
-        if superko and self.rules.superko and self._seen[position.zobrist]:
+        zobrist = position.zobrist
+        if superko and self.rules.superko and self._seen[zobrist]:
             raise IllegalMoveError(Illegal.SUPERKO, self._move_text(move))
         annihilates = (self.rules.ends_on_annihilation and bool(effects.flipped)
                        and position.stone_count(color.opponent) == 0)
-        return MoveRecord(color, move, effects), position, annihilates
+        return MoveRecord(color, move, effects), position, annihilates, zobrist
 
     def _move_text(self, move: Move) -> str:
         """The move as a refusal quotes it; no vertex name for a point far off the board. Made

@@ -167,9 +167,8 @@ class Position:
     @property
     def zobrist(self) -> int:
         """64-bit hash of the stones (not the forts or terrain), from fixed keys."""
-        lo = int(self._st[_K.HDR, _K.H_HASH_LO]) & 0xFFFFFFFF
-        hi = int(self._st[_K.HDR, _K.H_HASH_HI]) & 0xFFFFFFFF
-        return (hi << 32) | lo
+        lo, hi = self._st[_K.HDR, _K.H_HASH_LO:_K.H_HASH_HI + 1].tolist()  # adjacent: one read
+        return ((hi & 0xFFFFFFFF) << 32) | (lo & 0xFFFFFFFF)
 
     def rows(self) -> List[str]:
         """Top row first, 'X' black, 'O' white, '.' anything else."""
