@@ -35,9 +35,9 @@ def long_game(moves: int, size: int, seed: int = 1) -> bytes:
     point is legal, and never twice in a row)."""
     game = Game("go", size, None)
     rng = random.Random(seed)
-    points = [(row, col) for row in range(size) for col in range(size)]
     color = Color.BLACK
     while len(game.moves) < moves:
+        points = game.position.legal_points(color)   # by the board's rules: superko may refuse
         rng.shuffle(points)
         for point in points:
             try:
