@@ -31,8 +31,10 @@ from gtp_engine.game import Game  # noqa: E402
 
 
 def long_game(moves: int, size: int, seed: int = 1) -> bytes:
-    """A legal Go game of ``moves`` moves as SGF (no passes: a pass is played only when no
-    point is legal, and never twice in a row)."""
+    """A legal Go game of ``moves`` moves as SGF: random placements, own eyes filled too, a
+    pass only when no point is legal; when neither side can place (superko forbids the capture
+    that would open the board), a set-up node empties the board (``AE``, as problem collections
+    and edited games write it) and play goes on."""
     game = Game("go", size, None)
     rng = random.Random(seed)
     color = Color.BLACK
@@ -46,6 +48,10 @@ def long_game(moves: int, size: int, seed: int = 1) -> bytes:
             except EngineError:
                 continue
         else:
+            if game.moves and game.moves[-1].is_pass:
+                stones = [(r, c) for r in range(size) for c in range(size) if game.position.stone_at((r, c))]
+                game.edit(empty=stones)
+                continue
             game.play(color, None)
         color = color.opponent
     return sgf.game_to_sgf(game, comments=False)
