@@ -33,8 +33,8 @@ from gtp_engine.game import Game  # noqa: E402
 def long_game(moves: int, size: int, seed: int = 1) -> bytes:
     """A legal Go game of ``moves`` moves as SGF: random placements, own eyes filled too, a
     pass only when no point is legal; when neither side can place (superko forbids the capture
-    that would open the board), a set-up node empties the board (``AE``, as problem collections
-    and edited games write it) and play goes on."""
+    that would open the board), a set-up node puts a few stones on an empty board (``AB AW AE``,
+    as problem collections and edited games write them) and play goes on."""
     game = Game("go", size, None)
     rng = random.Random(seed)
     color = Color.BLACK
@@ -48,9 +48,10 @@ def long_game(moves: int, size: int, seed: int = 1) -> bytes:
             except EngineError:
                 continue
         else:
-            if game.moves and game.moves[-1].is_pass:
+            if game.moves and game.moves[-1].is_pass:   # stuck: a few stones on an empty board
                 stones = [(r, c) for r in range(size) for c in range(size) if game.position.stone_at((r, c))]
-                game.edit(empty=stones)
+                fresh = rng.sample([(r, c) for r in range(size) for c in range(size)], 6)
+                game.edit(black=fresh[:3], white=fresh[3:], empty=[p for p in stones if p not in fresh])
                 continue
             game.play(color, None)
         color = color.opponent
