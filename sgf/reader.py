@@ -289,11 +289,12 @@ def replay(sgf_game, move_number: Optional[int] = None, variant: Optional[str] =
     move_nodes: List[int] = []
     for index, node in enumerate(main_sequence(sgf_game)):
         number = len(game.moves) + 1
-        if index == 0 or (not view and node.has_setup_stones() and not game.moves):
+        setup = node.has_setup_stones()
+        if index == 0 or (not view and setup and not game.moves):
             add_setup(game, node, index)
             if viewer is not None:
                 viewer.apply(game_setup_lists(game))
-        elif node.has_setup_stones():
+        elif setup:
             if viewer is None:
                 edit_setup(game, node, index)
             else:
