@@ -223,9 +223,8 @@ def parse_options(argv: Optional[Sequence[str]] = None) -> Options:
         import sgf
         try:
             setup_data = sgf.read_file(ns.setup)  # bounded: --setup /dev/zero is a quick error
-        except sgf.SgfError as err:  # its path is quoted and cut already: not cut again here
-            parser.print_usage(sys.stderr)
-            parser.exit(USAGE_ERROR, f"{parser.prog}: error: argument --setup: {err}\n")
+        except sgf.SgfError as err:
+            parser.error(f"argument --setup: {err}")
     return Options(ns.variant, ns.size, ns.komi, ns.playouts, ns.time, ns.seed, ns.threads,
                    ns.resign, ns.log_level, ns.terrain_seed, ns.forts, ns.setup, setup_data,
                    ns.max_memory, ns.quiet, tuple(ns.search_param), ns.ponder,

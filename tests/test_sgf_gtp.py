@@ -38,21 +38,6 @@ def test_loadsgf_of_an_endless_device_is_a_quick_clear_error():
     assert b"Traceback" not in result.stderr
 
 
-def test_setup_option_error_names_a_long_path_whole(tmp_path):
-    """The error quotes the path as every file error does (``quote_path``), not cut to the
-    40 characters of a bad word in a usage error, which lost the file's name."""
-    folder = tmp_path / ("long-folder-name-" * 4)
-    folder.mkdir()
-    path = folder / "setup.sgf"
-    os.mkfifo(path)
-    result = subprocess.run([sys.executable, "-m", "gtp_engine", "--setup", str(path)],
-                            capture_output=True, input=b"name\n")
-    assert result.returncode == 2 and result.stdout == b""
-    assert result.stderr.decode().endswith(
-        f"\nvargo: error: argument --setup: cannot read {quote_path(path)}: not a regular file\n")
-    assert "setup.sgf" in result.stderr.decode()
-
-
 @pytest.mark.parametrize("kind", ["device", "fifo", "too big"])
 def test_setup_option_of_what_is_no_sgf_file_exits_with_a_usage_error(tmp_path, kind):
     """``--setup`` reads as loadsgf does: a device or a fifo with no writer (which used to block
