@@ -27,6 +27,7 @@ import sgf  # noqa: E402
 from gtp_engine.board import _backend  # noqa: E402
 from gtp_engine.coords import Color  # noqa: E402
 from gtp_engine.errors import EngineError  # noqa: E402
+from gtp_engine.files import write_atomically  # noqa: E402
 from gtp_engine.game import Game  # noqa: E402
 
 
@@ -90,7 +91,7 @@ def main(argv=None) -> None:
         data = long_game(args.nodes, args.size)
         _backend.active = _backend.mirror
         if args.keep is not None:
-            args.keep.write_bytes(data)
+            write_atomically(args.keep, data)
     from sgfmill import sgf_grammar
     parse = best_of(args.repeat, lambda: sgf_grammar.parse_sgf_game(data))
     nodes = data.count(b";")
