@@ -95,6 +95,7 @@ class Game:
         if rules.has_terrain:
             self.terrain = terrain if terrain is not None else generate_map(size, terrain_seed)
             self._check_map_size(self.terrain)
+            self.terrain.check_fort_room()
         self.forts: List[Tuple[Color, Point]] = []
         self.setup: List[Tuple[Color, Point]] = []
         self._reset_history()
@@ -131,10 +132,13 @@ class Game:
         self.komi = float(komi)
 
     def set_terrain(self, terrain: TerrainMap) -> None:
-        """Use a new map (Terrain Go only): resizes the board to the map, clears board and forts (T8)."""
+        """Use a new map (Terrain Go only): resizes the board to the map, clears board and forts (T8).
+        Refused, changing nothing, for a size the rules do not allow, or a map with too few plain
+        points for its forts (``TerrainMap.check_fort_room``: the game could never start)."""
         if not self.rules.has_terrain:
             raise RulesError(f"{self.rules.name} has no terrain; use 'variant terrain' first")
         self.rules.check_size(terrain.size)
+        terrain.check_fort_room()
         self.size, self.terrain, self.forts, self.setup = terrain.size, terrain, [], []
         self._reset_history()
 
@@ -335,33 +339,39 @@ class Game:
         and changes nothing. ``superko=False`` replays a record played under rules without
         positional superko (Japanese rules allow long cycles): a repeated position is played.
         """
-        record, position, annihilates = self._next(color, move, superko)
+        record, position, annihilates, zobrist = self._next(color, move, superko)
         self.moves.append(record)
         self._positions.append(position)
-        self._seen[position.zobrist] += 1
+        self._seen[zobrist] += 1
         if annihilates:
             self._annihilated_by = len(self.moves) - 1
         return record
 
     def _next(self, color: Color, move: Move, superko: bool = True):
-        on_board = move is None or all(0 <= v < self.size for v in move)
-        text = format_vertex(move) if on_board else str(move)  # no vertex names far off the board
         if self.fort_turn is not None:
-            raise IllegalMoveError(Illegal.FORTS_PENDING, text)
+            raise IllegalMoveError(Illegal.FORTS_PENDING, self._move_text(move))
         if move is None:
             last = self.last_move
             if last is not None and last.color == color:
-                raise IllegalMoveError(Illegal.REPEATED_PASS, text)
-            return MoveRecord(color, None, None), self.position, False
+                raise IllegalMoveError(Illegal.REPEATED_PASS, self._move_text(move))
+            return MoveRecord(color, None, None), self.position, False, self.position.zobrist
         if self._annihilated_by is not None:
-            raise IllegalMoveError(Illegal.GAME_OVER, text)
+            raise IllegalMoveError(Illegal.GAME_OVER, self._move_text(move))
         position = self.position.copy()
         effects = position.play(color, move)
-        if superko and self.rules.superko and self._seen[position.zobrist]:
-            raise IllegalMoveError(Illegal.SUPERKO, text)
+        zobrist = position.zobrist
+        if superko and self.rules.superko and self._seen[zobrist]:
+            raise IllegalMoveError(Illegal.SUPERKO, self._move_text(move))
         annihilates = (self.rules.ends_on_annihilation and bool(effects.flipped)
                        and position.stone_count(color.opponent) == 0)
-        return MoveRecord(color, move, effects), position, annihilates
+        return MoveRecord(color, move, effects), position, annihilates, zobrist
+
+    def _move_text(self, move: Move) -> str:
+        """The move as a refusal quotes it; no vertex name for a point far off the board. Made
+        only on refusal: a long record replays without it."""
+        if move is None or all(0 <= v < self.size for v in move):
+            return format_vertex(move)
+        return str(move)
 
     def undo(self) -> MoveRecord:
         """Take back the last move (pass or placement); RulesError when there is none."""

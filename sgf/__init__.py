@@ -22,6 +22,7 @@ per move a comment ``C`` of what it did and ``SBKV``
 from typing import Optional
 
 from gtp_engine.errors import quote_path
+from gtp_engine.files import read_bounded
 
 from .errors import SgfError
 from .record import SgfRecord
@@ -33,13 +34,15 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
 def read_file(path) -> bytes:
-    """The bytes of the file at ``path``, read no further than ``MAX_FILE_BYTES`` (a device or
-    a huge file ends in a quick error, not in memory exhaustion). SgfError, quoting the path,
-    when the file cannot be opened or is larger."""
+    """The bytes of the regular file at ``path``, read no further than ``MAX_FILE_BYTES`` (a
+    huge file ends in a quick error, not in memory exhaustion). SgfError, quoting the path, when
+    the file cannot be opened, is larger, or is not a regular file (a fifo or a device is
+    refused without waiting: ``gtp_engine.files.open_regular``). Every command that reads an SGF
+    file a user names (``loadsgf``, ``--setup`` of ``vargo`` and ``vargo-match``, ``vargo-sgf``)
+    reads it here."""
     limit = MAX_FILE_BYTES
     try:
-        with open(path, "rb") as f:
-            data = f.read(limit + 1)
+        data = read_bounded(path, limit)
     except OSError as err:
         raise SgfError(f"cannot read {quote_path(path)}: {(err.strerror or 'unreadable').lower()}") from err
     if len(data) > limit:

@@ -243,23 +243,22 @@ def edit_setup(game: Game, node, index: int) -> None:
 
 def move_of(node, index: int, number: int, size: int):
     """(colour, point or None) of a node, or None without B/W. ``tt`` passes up to 19x19."""
-    found = [ident for ident in ("B", "W") if node.has_property(ident)]
-    if not found:
+    black, white = node.has_property("B"), node.has_property("W")
+    if not (black or white):
         return None
-    label = node_label(index, number)
-    if len(found) == 2:
-        raise SgfError(f"{label}: a node with both B and W")
-    identifier = found[0]
+    if black and white:
+        raise SgfError(f"{node_label(index, number)}: a node with both B and W")
+    identifier, color = ("B", Color.BLACK) if black else ("W", Color.WHITE)
     values = node.get_raw_list(identifier)
     raw = values[0].strip()
     if len(values) > 1:
-        raise SgfError(f"{label}: {identifier} with {len(values)} values")
+        raise SgfError(f"{node_label(index, number)}: {identifier} with {len(values)} values")
     if raw == b"" or (raw == b"tt" and size <= 19) or raw.lower() == b"pass":
-        return Color.parse(identifier), None
+        return color, None
     try:
-        return Color.parse(identifier), parse_point(raw, size)
+        return color, parse_point(raw, size)
     except ValueError as err:
-        raise SgfError(f"{label}: bad move {identifier}[{show(raw)}]: {err}")
+        raise SgfError(f"{node_label(index, number)}: bad move {identifier}[{show(raw)}]: {err}")
 
 
 def superko_note(root) -> str:
@@ -290,11 +289,12 @@ def replay(sgf_game, move_number: Optional[int] = None, variant: Optional[str] =
     move_nodes: List[int] = []
     for index, node in enumerate(main_sequence(sgf_game)):
         number = len(game.moves) + 1
-        if index == 0 or (not view and node.has_setup_stones() and not game.moves):
+        setup = node.has_setup_stones()
+        if index == 0 or (not view and setup and not game.moves):
             add_setup(game, node, index)
             if viewer is not None:
                 viewer.apply(game_setup_lists(game))
-        elif node.has_setup_stones():
+        elif setup:
             if viewer is None:
                 edit_setup(game, node, index)
             else:
@@ -305,10 +305,10 @@ def replay(sgf_game, move_number: Optional[int] = None, variant: Optional[str] =
         if move_number is not None and number >= move_number:
             break
         color, point = move
-        ident = color.letter.upper()
         try:
             game.play(color, point)
         except IllegalMoveError as err:
+            ident = color.letter.upper()
             raw = node.get_raw(ident).strip()
             if err.reason is not Illegal.SUPERKO:
                 raise SgfError(f"{node_label(index, number)}: illegal move {ident}[{show(raw)}]: {err.reason.value}")

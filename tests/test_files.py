@@ -4,6 +4,7 @@ file in the same folder, fsync, rename), so a failed or killed write leaves the 
 import errno
 import os
 import re
+import signal
 import subprocess
 import sys
 import textwrap
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gtp_engine.files import write_atomically
+from gtp_engine.files import sweep_stale_temporaries, write_atomically
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -105,3 +106,72 @@ def test_the_project_writes_files_through_write_atomically_only():
                 if match and not any(name == f and text in line for f, text in _STREAMED):
                     found.append(f"{name}: {line.strip()}")
     assert found == []
+
+
+# ----------------------------------------------------------------- kills mid-write
+# A writer that stops inside write_atomically, once its temporary file is written and before the
+# rename: the fsync waits on its stdin (it never gets any), so the test kills it there, with no
+# race. The real engine's printsgf, run in the main thread as the GTP loop runs it.
+_PRINTSGF_THAT_HANGS_IN_FSYNC = textwrap.dedent("""
+    import os, sys
+    from gtp_engine.game import Game
+    from gtp_engine.gtp import GtpEngine
+    engine = GtpEngine(Game("go", 9, None))
+    engine.run_command("play", ["b", "E5"])
+    def hang(fd):
+        print("in fsync", flush=True)
+        sys.stdin.read()
+    os.fsync = hang
+    engine.run_command("printsgf", [sys.argv[1]])
+""")
+
+
+def _temporaries(folder):
+    return sorted(name for name in os.listdir(folder) if name.endswith(".tmp"))
+
+
+def _kill_during_printsgf(path, signum):
+    writer = subprocess.Popen([sys.executable, "-c", _PRINTSGF_THAT_HANGS_IN_FSYNC, str(path)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert writer.stdout.readline() == b"in fsync\n"
+    assert len(_temporaries(path.parent)) == 1            # caught mid-write
+    writer.send_signal(signum)
+    _, stderr = writer.communicate()
+    return writer.returncode, stderr
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_terminated_printsgf_removes_its_temporary_file(tmp_path, signum):
+    """SIGTERM (how frontends end an engine) and SIGINT mid-write: the temporary file goes, the
+    old file stays whole, and SIGTERM still ends the process as the signal does."""
+    path = tmp_path / "game.sgf"
+    path.write_bytes(b"(;GM[1]FF[4]SZ[9])\n")
+    code, stderr = _kill_during_printsgf(path, signum)
+    assert code == -signum, stderr            # the process still ends as the signal ends it
+    assert os.listdir(tmp_path) == ["game.sgf"]
+    assert path.read_bytes() == b"(;GM[1]FF[4]SZ[9])\n"
+
+
+def test_a_killed_writers_temporary_file_goes_with_the_next_write_to_that_file(tmp_path):
+    """SIGKILL cannot be handled: the hidden temporary file stays, until the next write to the
+    same file succeeds and sweeps it. A live writer's temporary file and other files' are kept."""
+    path = tmp_path / "game.sgf"
+    path.write_bytes(b"(;GM[1]FF[4]SZ[9])\n")
+    code, _ = _kill_during_printsgf(path, signal.SIGKILL)
+    assert code == -signal.SIGKILL
+    [stale] = _temporaries(tmp_path)
+    live_writer = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    try:
+        kept = [f".game.sgf.{live_writer.pid}.1.0123abcd.tmp", f".game.sgf.{os.getpid()}.2.0123abcd.tmp",
+                ".other.sgf.999999999.1.0123abcd.tmp", ".game.sgf.999999999.1.not-ours.tmp"]
+        for name in kept:
+            (tmp_path / name).write_bytes(b"partial")
+        write_atomically(path, b"(;GM[1]FF[4]SZ[9];B[ee])\n")
+        assert sorted(os.listdir(tmp_path)) == sorted(["game.sgf", *kept])
+        assert path.read_bytes() == b"(;GM[1]FF[4]SZ[9];B[ee])\n"
+    finally:
+        live_writer.communicate(b"")
+    assert sweep_stale_temporaries(path) == [str(tmp_path / kept[0])]     # its writer has ended
+    assert stale not in os.listdir(tmp_path)

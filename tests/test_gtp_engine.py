@@ -482,6 +482,33 @@ def test_printsgf_keeps_a_loaded_files_other_properties_until_a_new_game(tmp_pat
     assert "XX[custom]" not in gtp(engine, "printsgf") and "PB[Ann]" not in gtp(engine, "printsgf")
 
 
+@pytest.mark.parametrize("command,message", [
+    ("terrain_load ^^^^^/^^^^^/^^^^^/^^^^^/^^^^^",
+     "map has 0 plain points, too few for 2 forts (T2): the game could never start"),
+    ("terrain_load ........./........./........./........./........./........./........./"
+     "........./......... forts=1000",
+     "map has 81 plain points, too few for 2000 forts (T2): the game could never start"),
+    ("terrain_load ^^^^^/^^^^^/^^^^^/^^^^./^^^^. forts=1", None),    # just room enough
+])
+def test_terrain_load_refuses_a_map_whose_forts_can_never_be_placed(command, message):
+    """Without ``strict`` a map need not follow T1, but its forts must fit (T2): a map that
+    leaves them no room would refuse every move for ever. It is refused and nothing changes, as
+    ``terrain_generate`` refuses settings that leave no room for the forts."""
+    engine = make_engine("terrain", 7, fort_playouts=0)
+    gtp(engine, "terrain_load ......./......./......./......./......./......./.......")
+    gtp(engine, "fort w D4")
+    before = (gtp(engine, "terrain_show"), gtp(engine, "forts"), engine.game.size)
+    if message is None:  # accepted, and the forts can all be placed
+        gtp(engine, command)
+        gtp(engine, "fort w E2")
+        gtp(engine, "fort b E1")
+        gtp(engine, "play b pass")
+        return
+    assert refused(engine, command) == message
+    assert (gtp(engine, "terrain_show"), gtp(engine, "forts"), engine.game.size) == before
+    assert "forts need" in refused(engine, "terrain_generate forts=1000")
+
+
 def test_terrain_load_takes_the_fort_count_and_value():
     """A set-up with other forts than the size's (T2, T7) reaches an engine whole: the match
     runner sends ``terrain_load MAP forts=N fort_value=N``."""

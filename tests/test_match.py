@@ -1,6 +1,7 @@
 """The match runner: matches between fake engines (every way an engine can fail), resume,
 results.json, SGF records; real matches of our engine against itself and GNU Go (slow)."""
 
+import errno
 import json
 import math
 import os
@@ -12,6 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from gtp_engine.errors import quote_path
 
 from gtp_engine.coords import Color
 from gtp_engine.gtp.handicap import fixed_handicap_points
@@ -848,3 +851,109 @@ def test_bench_strength_pachi_plays_it_at_fixed_playouts_seeded_per_game(tmp_pat
     assert bench(["pachi", "--pachi", str(tmp_path / "none"), "--out", str(tmp_path)]) == 2
     assert bench(["pachi", "--pachi", str(binary), "--pachi-playouts", "0",
                   "--out", str(tmp_path)]) == 2
+
+
+# --------------------------------------------------------------------------- edges of the command line
+def run_command_line(tmp_path, *args, prelude=""):
+    """``vargo-match ARGS`` in a process of its own (``prelude``: Python run before it)."""
+    code = f"{prelude}\nimport sys\nfrom gtp_engine.match.runner import main\nsys.exit(main(sys.argv[1:]))"
+    return subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True,
+                          text=True, cwd=tmp_path)
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo", "folder", "too big"])
+def test_a_setup_that_is_no_sgf_file_is_refused_before_it_is_read(tmp_path, kind):
+    """--setup reads as vargo --setup and loadsgf do (sgf.read_file): a device or a fifo with no
+    writer is refused before it is opened for reading (it would never end or never begin), and a
+    regular file over the 16 MiB limit is refused without being read whole."""
+    setup = {"device": "/dev/zero", "fifo": tmp_path / "fifo", "folder": tmp_path,
+             "too big": tmp_path / "huge.sgf"}[kind]
+    if kind == "fifo":
+        os.mkfifo(setup)
+    if kind == "too big":
+        with open(setup, "wb") as f:
+            f.write(b"(;GM[1]FF[4]SZ[9]")
+            f.truncate(16 * 2 ** 20 + 1)                # sparse: no disk space taken
+    out = tmp_path / "m"
+    done = run_command_line(tmp_path, fake(), fake(), "--setup", setup, "--out", out)
+    reason = "more than 16 MiB, too big for an sgf file" if kind == "too big" else "not a regular file"
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == f"vargo-match: --setup {setup}: cannot read {quote_path(setup)}: {reason}\n"
+    assert not out.exists()
+
+
+def test_cluster_without_dask_is_a_pip_hint_before_any_engine_starts(tmp_path):
+    started = tmp_path / "started"
+    engine = shlex.join([sys.executable, "-c", f"open({str(started)!r}, 'w')"])
+    done = run_command_line(tmp_path, engine, engine, "--cluster", "tcp://127.0.0.1:8786",
+                            "--out", tmp_path / "m",
+                            prelude="import sys; sys.modules['distributed'] = None  # not installed")
+    assert done.returncode == 2
+    assert done.stderr == ("vargo-match: --cluster needs Dask distributed, the cluster extra: pip install "
+                           "'variant-go-engine[cluster]' (or pip install -e \".[cluster]\" in a checkout)\n")
+    assert not started.exists() and not (tmp_path / "m").exists()
+
+
+def test_an_output_folder_that_cannot_be_made_is_a_clear_error(tmp_path):
+    out = tmp_path / "a-file" / "m"
+    (tmp_path / "a-file").write_text("not a folder")
+    done = run_command_line(tmp_path, fake(), fake(), "--size", "5", "--out", out)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"vargo-match: cannot write to {out}: not a directory; ")
+
+
+@pytest.mark.parametrize("failing", ["game-0002.sgf", "results.json", "game-0002.gtp.log"])
+def test_a_full_disk_stops_the_match_and_loses_nothing(tmp_path, capsys, monkeypatch, failing):
+    """The disk fills up while game 2 is written (its record, the results, or its transcript):
+    the match stops with a clear error and exit code 2, game 1 stays stored, and the same
+    command resumes once there is room, playing game 2 again."""
+    import builtins
+    from gtp_engine.match import runner
+    out = tmp_path / "m"
+    a, b = fake("--seed", "1"), fake("--seed", "2")
+    real_write, real_open = runner.write_atomically, builtins.open
+    state = {"games": 0}
+
+    def full(path):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def write_atomically(path, data):
+        if Path(path).name == failing and (failing != "results.json" or state["games"] == 1):
+            full(path)
+        if Path(path).name == "results.json":
+            state["games"] += 1
+        real_write(path, data)
+
+    class FullFile:
+        def __init__(self, file):
+            self.file = file
+
+        def __getattr__(self, name):
+            return getattr(self.file, name)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.file.close()
+
+        def flush(self):
+            full(self.file.name)
+
+    def open_(path, *args, **kwargs):
+        opened = real_open(path, *args, **kwargs)
+        return FullFile(opened) if Path(str(path)).name == failing else opened
+
+    monkeypatch.setattr(runner, "write_atomically", write_atomically)
+    monkeypatch.setattr(builtins, "open", open_)
+    code, stopped, stdout, stderr = run_match(capsys, out, a, b, "--size", "5", "--games", "3", "--jobs", "1")
+    assert code == 2 and stdout == ""
+    assert stderr.endswith(f"vargo-match: cannot write to {out}: no space left on device; the games "
+                           f"finished before are kept, run the same command again to resume\n")
+    assert [g["index"] for g in stopped["games"]] == [0]
+    monkeypatch.undo()
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
+    code, resumed, _, stderr = run_match(capsys, out, a, b, "--size", "5", "--games", "3", "--jobs", "1")
+    assert code == 0 and [g["index"] for g in resumed["games"]] == [0, 1, 2]
+    assert resumed["games"][0] == stopped["games"][0]
+    assert "game 1:" not in stderr and all((out / f"game-000{n}.sgf").exists() for n in (1, 2, 3))

@@ -1,12 +1,14 @@
 """SGF through GTP: ``loadsgf`` and ``printsgf`` in process, and the file limits of ``loadsgf``
 and ``--setup`` through real processes."""
 
+import os
 import subprocess
 import sys
 
 import pytest
 
 import sgf
+from gtp_engine.errors import quote_path
 from test_gtp_engine import gtp, make_engine, refused
 
 
@@ -18,7 +20,7 @@ def test_loadsgf_refuses_a_file_over_the_limit_and_keeps_the_game(tmp_path, monk
     engine = make_engine("go", 9)
     gtp(engine, "play b C3")
     message = refused(engine, f"loadsgf {path}")
-    assert message == f"cannot read {str(path)!r}: more than 64 bytes, too big for an sgf file"
+    assert message == f"cannot read {quote_path(path)}: more than 64 bytes, too big for an sgf file"
     assert [m.point for m in engine.game.moves] == [(2, 2)]
     path.write_bytes(b"(;SZ[9];B[ee])")                      # under the limit: read as usual
     gtp(engine, f"loadsgf {path}")
@@ -36,11 +38,22 @@ def test_loadsgf_of_an_endless_device_is_a_quick_clear_error():
     assert b"Traceback" not in result.stderr
 
 
-def test_setup_option_of_an_endless_device_exits_with_a_usage_error():
-    result = subprocess.run([sys.executable, "-m", "gtp_engine", "--setup", "/dev/zero"],
-                            capture_output=True, input=b"name\n")
+@pytest.mark.parametrize("kind", ["device", "fifo", "too big"])
+def test_setup_option_of_what_is_no_sgf_file_exits_with_a_usage_error(tmp_path, kind):
+    """``--setup`` reads as loadsgf does: a device or a fifo with no writer (which used to block
+    the engine before its first answer) is refused unread, a huge regular file unread whole."""
+    path = {"device": "/dev/zero", "fifo": "fifo", "too big": "huge.sgf"}[kind]  # short: not cut
+    if kind == "fifo":
+        os.mkfifo(tmp_path / path)
+    if kind == "too big":
+        with open(tmp_path / path, "wb") as f:
+            f.truncate(16 * 2 ** 20 + 1)                # sparse: no disk space taken
+    result = subprocess.run([sys.executable, "-m", "gtp_engine", "--setup", path],
+                            capture_output=True, input=b"name\n", cwd=tmp_path)
+    reason = "more than 16 MiB, too big for an sgf file" if kind == "too big" else "not a regular file"
     assert result.returncode == 2 and result.stdout == b""
-    assert "--setup: cannot read '/dev/zero': more than 16 MiB" in result.stderr.decode()
+    assert result.stderr.decode().endswith(f"--setup: cannot read {path!r}: {reason}\n")
+    assert b"Traceback" not in result.stderr
 
 
 # ----------------------------------------------------------------- printsgf after loadsgf

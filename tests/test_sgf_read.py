@@ -257,3 +257,38 @@ def test_a_root_without_its_semicolon_as_nihon_kiin_writes_it():
     game = game_from_sgf(b"(\r\nSZ[9]PB[x]\r\n;B[ee](;W[cc])(;W[dd]))")
     assert moves(game) == [(B, "E5"), (W, "C7")]
     assert moves(game_from_sgf(b"notes (see below)\n(;SZ[9];B[ee])")) == [(B, "E5")]
+
+
+@pytest.mark.parametrize("data", [b"(;GM[1]SZ[9];B[ee];W[ec];B[ce])", b"(;GM[1]SZ[9];B[ee];W[ee])"],
+                         ids=["loaded", "refused"])
+@pytest.mark.parametrize("enabled", [True, False])
+def test_loading_pauses_the_cyclic_gc_and_leaves_it_as_it_was(data, enabled):
+    """A long record loads with the cyclic garbage collector paused (its collections cost a
+    third of the load); afterwards, a refusal included, it is on or off as it was before."""
+    import gc
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        try:
+            SgfRecord.from_bytes(data)
+        except SgfError:
+            pass
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+@pytest.mark.parametrize("raw,size,point", [(b"aa", 9, (8, 0)), (b"ia", 9, (8, 8)), (b"ai", 9, (0, 0)),
+                                            (b"pd", 19, (15, 15)), (b" pd ", 19, (15, 15)),
+                                            (b"ys", 25, (6, 24)), (b"D4", 19, (3, 3))])
+def test_points_read_in_either_form(raw, size, point):
+    from sgf.values import parse_point
+    assert parse_point(raw, size) == point
+
+
+@pytest.mark.parametrize("raw,size,message", [(b"ja", 9, "off the 9x9 board"), (b"Pd", 19, "bad point"),
+                                              (b"p", 19, "bad point"), (b"a{", 19, "bad point")])
+def test_points_off_the_board_or_unreadable_are_refused(raw, size, message):
+    from sgf.values import parse_point
+    with pytest.raises(ValueError, match=message):
+        parse_point(raw, size)

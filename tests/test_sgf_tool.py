@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from gtp_engine.errors import quote_path
+
 from sgf import tool as sgftool
 from sgf import SgfRecord, game_from_sgf, game_to_sgf
 from test_sgf_roundtrip import random_game, state
@@ -92,6 +94,23 @@ def test_runs_as_a_program_without_traceback(tmp_path, how):
     assert done.returncode == 1
     assert done.stderr.strip() == "vargo-sgf: error: node 1 (move 1): bad move B[zz]: point zz is off the 9x9 board"
     assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "too big"])
+def test_check_of_what_is_no_sgf_file_is_refused_without_waiting(tmp_path, kind):
+    """A fifo with no writer (which used to block for good) or a device is refused before it is
+    read, as loadsgf refuses it; a regular file over the limit without being read whole."""
+    path = {"fifo": tmp_path / "fifo", "device": "/dev/zero", "too big": tmp_path / "huge.sgf"}[kind]
+    if kind == "fifo":
+        os.mkfifo(path)
+    if kind == "too big":
+        with open(path, "wb") as f:
+            f.truncate(16 * 2 ** 20 + 1)                # sparse: no disk space taken
+    done = subprocess.run([*COMMAND_LINES["module"], "check", str(path)], capture_output=True,
+                          text=True, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    reason = "more than 16 MiB, too big for an sgf file" if kind == "too big" else "not a regular file"
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == f"vargo-sgf: error: cannot read {quote_path(path)}: {reason}\n"
 
 
 # ----------------------------------------------------------------- rules a file does not name

@@ -11,7 +11,7 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..coords import MAX_SIZE, Color, Point, format_vertex, reading_order
+from ..coords import MAX_SIZE, Color, Point, format_vertex
 from ..errors import Illegal, IllegalMoveError, TerrainError
 from . import _backend
 from .constants import CAPTURE_FLIP_REMOVE, CAPTURE_LOOSE, CAPTURE_MEALS, CAPTURE_REMOVE, PLAIN
@@ -66,6 +66,7 @@ class _Scratch(threading.local):
 
 
 _scratch = _Scratch()
+_NO_EFFECTS = MoveEffects((), (), (), ())
 
 
 def _rng_seed(seed: int) -> int:
@@ -116,7 +117,12 @@ class Position:
         return self._st[index, :area]
 
     def _points(self, cells) -> Tuple[Point, ...]:
-        return tuple(reading_order(self._point(c) for c in cells))
+        """The points of ``cells`` (any iterable of cell indices) in reading order."""
+        cells = np.asarray(cells if isinstance(cells, np.ndarray) else list(cells), dtype=np.int64)
+        w = self.size + 2
+        rows, cols = cells // w - 1, cells % w - 1
+        order = np.lexsort((cols, -rows))  # top row first, then left to right: reading_order's
+        return tuple(zip(rows[order].tolist(), cols[order].tolist()))
 
     # ------------------------------------------------------------------ basics
     def copy(self) -> "Position":
@@ -161,9 +167,8 @@ class Position:
     @property
     def zobrist(self) -> int:
         """64-bit hash of the stones (not the forts or terrain), from fixed keys."""
-        lo = int(self._st[_K.HDR, _K.H_HASH_LO]) & 0xFFFFFFFF
-        hi = int(self._st[_K.HDR, _K.H_HASH_HI]) & 0xFFFFFFFF
-        return (hi << 32) | lo
+        lo, hi = self._st[_K.HDR, _K.H_HASH_LO:_K.H_HASH_HI + 1].tolist()  # adjacent: one read
+        return ((hi & 0xFFFFFFFF) << 32) | (lo & 0xFFFFFFFF)
 
     def rows(self) -> List[str]:
         """Top row first, 'X' black, 'O' white, '.' anything else."""
@@ -222,11 +227,14 @@ class Position:
                                         int(Color(color)), out))
         if code != _K.LEGAL:
             raise IllegalMoveError(_REASONS[code], format_vertex(point))
+        counts = out[:_K.E_HEADER].tolist()
+        if not any(counts):  # most moves: one shared value (a record of 10^5 moves replays many)
+            return _NO_EFFECTS
         area = (self.size + 2) * (self.size + 2)
 
         def listed(kind):
             start = _K.E_HEADER + kind * area
-            return self._points(out[start:start + int(out[kind])])
+            return self._points(out[start:start + counts[kind]]) if counts[kind] else ()
 
         return MoveEffects(captured=listed(_K.E_CAPTURED), flipped=listed(_K.E_FLIPPED),
                            removed=listed(_K.E_REMOVED), meals=listed(_K.E_MEALS))

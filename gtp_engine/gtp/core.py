@@ -3,13 +3,12 @@
 
 import logging
 import os
-import stat
 import time
 from typing import Optional
 
 from ..coords import Color, format_vertex, reading_order
 from ..errors import EngineError, quote, quote_path
-from ..files import write_atomically
+from ..files import NotRegularFile, open_regular, write_atomically
 from .args import (expect, format_vertices, parse_color, parse_float, parse_int, parse_move,
                    parse_point)
 from .drawing import draw_board
@@ -396,18 +395,16 @@ def printsgf(engine, args):
     return data.decode("utf-8", "replace")
 
 
-# Files are regular files only. Our own stdout or stderr (``/dev/stdout``, ``/proc/self/fd/1``, a
-# file the output is redirected to) would put SGF outside a GTP answer, ``/dev/stdin`` would eat
-# the commands, and a fifo or device can block the engine for good.
-_FILES_ONLY = "not a regular file"
+# Files are regular files only (``files.open_regular``). Our own stdout or stderr
+# (``/dev/stdout``, ``/proc/self/fd/1``, a file the output is redirected to) would put SGF outside
+# a GTP answer, ``/dev/stdin`` would eat the commands, and a fifo or device can block the engine
+# for good.
 _OUR_STREAMS = (0, 1, 2)
 
 
-def _regular_file_problem(fd: int) -> Optional[str]:
-    """Why the open file ``fd`` may not be used, or None for a regular file of its own."""
+def _own_stream_problem(fd: int) -> Optional[str]:
+    """Why the open regular file ``fd`` may not be used, or None when it is not one of ours."""
     status = os.fstat(fd)
-    if not stat.S_ISREG(status.st_mode):
-        return _FILES_ONLY
     for stream in _OUR_STREAMS:
         try:
             if os.path.samestat(status, os.fstat(stream)):
@@ -418,16 +415,15 @@ def _regular_file_problem(fd: int) -> Optional[str]:
 
 
 def _open_regular(path: str, flags: int, verb: str, hint: str = "") -> int:
-    """``os.open`` that refuses, without blocking, anything but a regular file (see above);
-    ``hint`` is added to that refusal."""
-    flags |= getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    """``files.open_regular`` that also refuses the engine's own streams (see above), as a
+    GtpError; ``hint`` is added to a refusal of what is not a regular file."""
     try:
-        if os.path.exists(path) and not os.path.isfile(path):
-            raise GtpError(f"cannot {verb} {quote_path(path)}: {_FILES_ONLY}{hint}")
-        fd = os.open(path, flags, 0o666)
+        fd = open_regular(path, flags)
+    except NotRegularFile as err:
+        raise GtpError(f"cannot {verb} {quote_path(path)}: {err.strerror}{hint}") from err
     except OSError as err:
         raise GtpError(f"cannot {verb} {quote_path(path)}: {(err.strerror or 'error').lower()}") from err
-    problem = _regular_file_problem(fd)
+    problem = _own_stream_problem(fd)
     if problem is not None:
         os.close(fd)
         raise GtpError(f"cannot {verb} {quote_path(path)}: {problem}{hint}")

@@ -44,13 +44,22 @@ class ClusterUnavailable(Exception):
     """Dask distributed is not installed, or the scheduler cannot be reached."""
 
 
+def require_distributed() -> None:
+    """ClusterUnavailable, with the pip command that mends it, when Dask distributed (the
+    ``cluster`` extra) is not installed; the runner asks before it starts any engine."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError as err:
+        raise ClusterUnavailable("--cluster needs Dask distributed, the cluster extra: pip install "
+                                 "'variant-go-engine[cluster]' (or pip install -e \".[cluster]\" in a "
+                                 "checkout)") from err
+
+
 def connect(address: str):
     """(client, local cluster or None) for ``address``: ``local:N`` starts N worker processes
     on this machine, anything else is a scheduler address (``tcp://host:8786``)."""
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError as err:
-        raise ClusterUnavailable("--cluster needs Dask distributed: pip install '.[cluster]'") from err
+    require_distributed()
+    from distributed import Client, LocalCluster
     cluster = None
     try:
         if address.startswith(LOCAL_PREFIX):
@@ -119,8 +128,8 @@ def play_on_cluster(config, pending, finished, seat_factory, play_one) -> None:
     ``seat_factory`` and ``play_one``; ``finished(record, names)`` is called on the client as
     each game comes back, and when it returns True (the match's sequential test has decided)
     the rest is cancelled. KeyboardInterrupt cancels it too."""
-    from distributed import as_completed
     client, cluster = connect(config.cluster)
+    from distributed import as_completed
     try:
         futures = [client.submit(play_remote, config, index, seat_factory, play_one, pure=False,
                                  key=f"vargo-game-{index + 1}-{os.getpid()}-{id(config)}")

@@ -28,7 +28,8 @@ may grow); any other changed setting is refused.
 Progress and a live score go to stderr; the summary to stdout, also when the match is
 interrupted (Ctrl-C, SIGTERM: the summary of the games it finished, with the test's LLR so far).
 Exit status: 0 when the match completed, 1 when interrupted, 2 for bad settings (nothing
-played).
+played) or an output folder that cannot be written (a full disk: the games stored so far are
+kept, and the same command resumes once there is room).
 """
 
 import argparse
@@ -399,7 +400,9 @@ def play_one(config: MatchConfig, seat: Seat, index: int,
     names = dict(seat.names)
     try:
         sgf_name = write_sgf(config, spec, outcome, names)
-    except Exception as err:  # a record that cannot be written must not stop the match
+    except OSError:  # a full or failing disk: stop, and replay this game on resume (nothing lost)
+        raise
+    except Exception as err:  # a game the writer cannot record must not stop the match
         print(f"warning: game {index + 1}: no sgf written: {err}", file=sys.stderr)
         sgf_name = None
     return game_record(config, spec, outcome, sgf_name, started), names
@@ -625,6 +628,12 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
             split_command(command)
         except ValueError as err:
             raise MatchError(f"bad engine command {command!r}: {err}") from err
+    if args.cluster is not None:
+        from . import cluster
+        try:
+            cluster.require_distributed()
+        except cluster.ClusterUnavailable as err:
+            raise MatchError(str(err)) from err
     max_moves = 4 * size * size if args.max_moves is None else args.max_moves
     settings = GameSettings(
         variant=rules.name, size=size, komi=float(komi), time_control=control,
@@ -659,12 +668,12 @@ def read_setup(path: Path):
     """(SGF text, its game before the first move) of a ``--setup`` file; MatchError when it
     cannot be read, is not one of our games, or holds set-up stones (only the map, the forts and
     komi are carried to the engines)."""
-    from sgf import SgfError, game_from_sgf
+    from sgf import SgfError, game_from_sgf, read_file
     try:
-        data = path.read_bytes()
+        data = read_file(path)  # bounded, regular files only: /dev/zero or a fifo is a quick error
         game = game_from_sgf(data, 1)
         text = data.decode("utf-8")
-    except (OSError, UnicodeDecodeError, SgfError) as err:
+    except (UnicodeDecodeError, SgfError) as err:
         raise MatchError(f"--setup {path}: {err}") from err
     if game.setup:
         raise MatchError(f"--setup {path}: set-up stones (AB/AW) are not supported, only map, forts and komi")
@@ -694,6 +703,11 @@ def _run(args: argparse.Namespace) -> int:
         results = run_match(config, progress=None if args.quiet else sys.stderr)
     except MatchError as err:
         print(f"vargo-match: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:  # a full disk, a folder that cannot be written: the stored games stand
+        where = config.out if config is not None else err.filename
+        print(f"vargo-match: cannot write to {where}: {(err.strerror or str(err)).lower()}; the games "
+              f"finished before are kept, run the same command again to resume", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\nvargo-match: interrupted; finished games are kept, run again to resume", file=sys.stderr)

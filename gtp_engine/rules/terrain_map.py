@@ -516,15 +516,25 @@ class TerrainMap:
         if enclosing is not None:
             raise TerrainError(f"{KIND_NAMES[enclosing.kind]} group at {self._vertex(enclosing)} encloses "
                                "points: the rest of the board is not connected (T1)")
-        plain = self.count(PLAIN)
-        if plain < 2 * params.forts:
-            raise TerrainError(f"map has {plain} plain points, too few for {2 * params.forts} forts (T2)")
+        _check_fort_room(self.count(PLAIN), params.forts)
+
+    def check_fort_room(self) -> None:
+        """Raise TerrainError when the map has fewer plain points than its forts need (T2): on
+        such a map the forts can never all be placed, so a game could never start. Every map a
+        game takes is checked so (``Game.set_terrain``), ``strict`` or not."""
+        _check_fort_room(self.count(PLAIN), self.forts_per_side)
 
     def _vertex(self, group: TerrainGroup) -> str:
         return format_vertex(reading_order(divmod(i, self.size) for i in group.indices)[0])
 
 
 @functools.lru_cache(maxsize=None)
+def _check_fort_room(plain: int, forts_per_side: int) -> None:
+    if plain < 2 * forts_per_side:
+        raise TerrainError(f"map has {_plural(plain, 'plain point')}, too few for "
+                           f"{2 * forts_per_side} forts (T2): the game could never start")
+
+
 def _reading_indices(size: int) -> Tuple[int, ...]:
     """Every index in reading order: top row first, left to right."""
     return tuple(row * size + col for row in range(size - 1, -1, -1) for col in range(size))
