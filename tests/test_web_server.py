@@ -12,10 +12,10 @@ import urllib.request
 
 import pytest
 
-from web_helpers import Client, start_server, websocket
+from web_helpers import ENGINE, Client, start_server, websocket
 
 from gtp_engine.web.controller import parse_analysis
-from gtp_engine.web.server import BadMessage, parse_message
+from gtp_engine.web.server import BadMessage, BoardServer, parse_message
 
 LOOSE_FLIP = ["B3", "A3", "E5", "B4", "E1", "C4", "A1", "B2", "E2", "C2", "pass", "D3"]
 
@@ -327,3 +327,55 @@ def test_pause_while_the_engine_thinks_makes_it_answer_its_move_now():
         client.close()
     finally:
         server.stop_in_thread()
+
+
+# ----------------------------------------------------------------- the command line's port
+@pytest.mark.parametrize("port", ["99999", "-5", "http"])
+def test_a_port_that_is_no_port_is_a_clear_error_with_exit_code_2(port):
+    import subprocess
+    done = subprocess.run([sys.executable, "-m", "gtp_engine.web", "--port", port],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "is not a port number (0 to 65535)" in done.stderr
+    assert "Traceback" not in done.stderr and not done.stdout
+
+
+def test_the_default_port_taken_moves_to_the_next_free_one():
+    import socket
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    taken = busy.getsockname()[1]
+    server = BoardServer(ENGINE + ["--size", "5"], port=taken, port_tries=20)
+    try:
+        server.start_in_thread()
+        assert taken < server.port < taken + 20 and f":{server.port}/" in server.url
+        assert http_status(server.url) == 200
+    finally:
+        server.stop_in_thread()
+        busy.close()
+
+
+def test_a_given_port_that_is_taken_is_refused():
+    import socket
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    server = BoardServer(ENGINE + ["--size", "5"], port=busy.getsockname()[1])
+    try:
+        with pytest.raises(OSError):
+            server.start_in_thread()
+    finally:
+        server.stop_in_thread()
+        busy.close()
+
+
+def test_deeply_nested_json_is_refused_and_the_session_goes_on(client):
+    before = play(client, "C3")
+    text = "[" * 1100 + "]" * 1100
+    assert 2000 <= len(text) <= 2300
+    client.send_raw(text)
+    assert client.until("error")["message"] == "bad message: JSON nested too deeply"
+    after = client.settled()
+    assert after["moves"] == before["moves"]
+    play(client, "B2")

@@ -15,6 +15,7 @@ next action stops it. The engine process ends with the server.
 """
 
 import asyncio
+import errno
 import json
 import math
 import re
@@ -105,6 +106,8 @@ def parse_message(text) -> dict:
         message = json.loads(text)
     except ValueError as err:
         raise BadMessage(f"not JSON: {err}") from None
+    except RecursionError:   # the decoder recurses once per level of nesting
+        raise BadMessage("JSON nested too deeply") from None
     if not isinstance(message, dict):
         raise BadMessage("a message is a JSON object with a 'type'")
     kind = message.get("type")
@@ -137,9 +140,10 @@ class BoardServer:
     ``stop_in_thread`` do the same from ordinary code (tests, the screenshot script)."""
 
     def __init__(self, command, host: str = "127.0.0.1", port: int = 0,
-                 token: Optional[str] = None, engine_stderr=None):
+                 token: Optional[str] = None, engine_stderr=None, port_tries: int = 1):
         self.command = list(command)
         self.host, self.port = host, port
+        self.asked_port, self.port_tries = port, port_tries
         self.token = token or secrets.token_urlsafe(24)
         self.engine_stderr = engine_stderr
         self.controller: Optional[GameController] = None
@@ -173,13 +177,25 @@ class BoardServer:
         self.controller = await asyncio.to_thread(GameController, self.command, self.engine_stderr)
         self._runner = web.AppRunner(self.make_app(), access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
+        await self._listen()
         self.port = self._runner.addresses[0][1]
         shown = f"[{self.host}]" if ":" in self.host else self.host
         self.url = f"http://{shown}:{self.port}/{self.token}/"
         self._ticker = asyncio.create_task(self._tick())
         return self.url
+
+    async def _listen(self) -> None:
+        """Listen on ``port``, or on the next of ``port_tries`` ports when it is taken (the
+        last refusal is raised when all are)."""
+        for port in range(self.asked_port, self.asked_port + self.port_tries):
+            site = web.TCPSite(self._runner, self.host, port)
+            try:
+                await site.start()
+                return
+            except OSError as err:
+                if err.errno != errno.EADDRINUSE or port == self.asked_port + self.port_tries - 1 \
+                        or port >= 65535:
+                    raise
 
     async def stop(self) -> None:
         for task in (self._ticker, self._driver):
