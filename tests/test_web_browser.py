@@ -13,7 +13,7 @@ import pytest
 from web_helpers import start_server
 
 webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.common.exceptions import TimeoutException  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -78,6 +78,17 @@ def wait_for(driver, condition, what="the page"):
                              f"message {message!r}") from None
 
 
+def on_fresh(driver, selector, action):
+    """``action(element)`` on the first element of ``selector``, found again when the page
+    replaced it meanwhile (the analysis table is rebuilt with every report)."""
+    for _ in range(50):
+        try:
+            return action(driver.find_element(By.CSS_SELECTOR, selector))
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError(f"{selector} kept changing")
+
+
 def body(driver, name):
     return driver.find_element(By.TAG_NAME, "body").get_attribute(f"data-{name}")
 
@@ -97,6 +108,8 @@ def new_game(driver, variant, size, black="human", white="human", **fields):
     Select(driver.find_element(By.ID, "black")).select_by_value(black)
     Select(driver.find_element(By.ID, "white")).select_by_value(white)
     driver.find_element(By.ID, "start").click()
+    if driver.find_element(By.ID, "confirm").is_displayed():   # a game was going: abandon it
+        driver.find_element(By.ID, "confirm-yes").click()
     wait_for(driver, lambda d: f"{size}×{size}" in d.find_element(By.ID, "status").text
              and body(d, "moves") == "0" and d.find_elements(By.CSS_SELECTOR, f'rect.point[data-vertex="A{size}"]'),
              f"a new {variant} game")
@@ -181,13 +194,24 @@ def test_a_goncrete_annihilation_ends_the_game(page):
 def test_analysis_shading_appears_and_stops(page):
     new_game(page, "go", 5)
     click(page, "C3")
+    assert not page.find_element(By.ID, "analysis").is_displayed()   # nothing to show yet
+    board_box = page.find_element(By.ID, "board").rect
     page.find_element(By.ID, "analyze").click()
     wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "rect.ownership")
              and d.find_elements(By.CSS_SELECTOR, "g.candidate"), "ownership shading")
     rows = page.find_elements(By.CSS_SELECTOR, "#candidates tbody tr")
     assert rows and "%" in rows[0].text
-    webdriver.ActionChains(page).move_to_element(rows[0]).perform()
-    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "g.pv"), "the principal variation on hover")
+    assert page.find_element(By.ID, "board").rect == board_box     # the board did not move
+    on_fresh(page, "#candidates tbody tr", lambda row: webdriver.ActionChains(page).move_to_element(row).perform())
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "g.pv > g"), "the principal variation on hover")
+    webdriver.ActionChains(page).move_to_element(page.find_element(By.ID, "status")).perform()
+    assert not page.find_elements(By.CSS_SELECTOR, "g.pv > g")
+    on_fresh(page, "#candidates tbody tr", lambda row: row.click())   # a tap: no hover
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "g.pv > g")
+             and d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr.pinned"),
+             "the principal variation pinned by a click")
+    time.sleep(1)   # it stays through the next reports, with the pointer elsewhere
+    assert page.find_elements(By.CSS_SELECTOR, "g.pv > g")
     wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#graph circle.graph-point"), "the win rate graph")
     page.find_element(By.ID, "analyze").click()
     wait_for(page, lambda d: not d.find_elements(By.CSS_SELECTOR, "rect.ownership")
@@ -232,3 +256,63 @@ def test_a_dead_engine_shows_and_restarts_with_the_game(page, server):
              "the restarted engine")
     assert stones(page) == before and body(page, "moves") == "2"
     click(page, "D4")
+
+
+# ----------------------------------------------------------------- rough edges
+def test_an_error_goes_when_undo_makes_it_untrue(page):
+    new_game(page, "go", 5)
+    click(page, "C3")
+    page.find_element(By.CSS_SELECTOR, 'rect.point[data-vertex="C3"]').click()
+    wait_for(page, lambda d: "occupied" in d.find_element(By.ID, "message").text, "the refusal")
+    page.find_element(By.ID, "undo").click()
+    wait_for(page, lambda d: body(d, "moves") == "0", "the undo")
+    assert not page.find_element(By.ID, "message").is_displayed()
+
+
+def test_resign_and_abandoning_a_game_ask_first(page):
+    new_game(page, "go", 5)
+    click(page, "C3")
+    page.find_element(By.ID, "resign").click()
+    assert "Resign" in page.find_element(By.ID, "confirm-text").text
+    page.find_element(By.ID, "confirm-no").click()
+    time.sleep(0.5)
+    assert body(page, "over") == "false" and not page.find_element(By.ID, "confirm").is_displayed()
+    box = page.find_element(By.ID, "new-game-box")
+    if not box.get_attribute("open"):
+        box.find_element(By.TAG_NAME, "summary").click()
+    page.find_element(By.ID, "start").click()
+    assert "Abandon" in page.find_element(By.ID, "confirm-text").text
+    page.find_element(By.ID, "confirm-no").click()
+    time.sleep(0.5)
+    assert body(page, "moves") == "1"
+    page.find_element(By.ID, "resign").click()
+    page.find_element(By.ID, "confirm-yes").click()
+    wait_for(page, lambda d: body(d, "over") == "true", "the resignation")
+    assert "B+R" in page.find_element(By.ID, "status").text or "W+R" in page.find_element(By.ID, "status").text
+
+
+def clock_texts(driver):
+    return driver.find_element(By.ID, "clock-b").text, driver.find_element(By.ID, "clock-w").text
+
+
+def test_a_paused_clock_does_not_run(page, server):
+    new_game(page, "go", 5, black="engine", white="engine", main_time=1)
+    wait_for(page, lambda d: int(body(d, "moves")) >= 2, "the engines' first moves")
+    page.find_element(By.ID, "pause").click()
+    wait_for(page, lambda d: body(d, "paused") == "true" and body(d, "thinking") == "", "the pause")
+    time.sleep(0.5)   # the move under way when Pause came has landed
+    before, moves = clock_texts(page), body(page, "moves")
+    assert server.controller.clock.running is None
+    time.sleep(3)
+    assert clock_texts(page) == before and body(page, "moves") == moves
+    assert page.find_element(By.ID, "pause").text == "Continue"
+    page.find_element(By.ID, "pause").click()
+    wait_for(page, lambda d: int(body(d, "moves")) > int(moves), "the game going on")
+    page.find_element(By.ID, "pause").click()
+    wait_for(page, lambda d: body(d, "paused") == "true", "the second pause")
+    new_game(page, "go", 5, main_time=0.01)    # 0.6 s for Black, who does not move
+    assert page.find_element(By.ID, "pause").is_displayed()
+    wait_for(page, lambda d: body(d, "over") == "true", "Black's time running out")
+    assert "W+T" in page.find_element(By.ID, "status").text
+    assert not page.find_element(By.ID, "pause").is_displayed()   # nothing to continue
+    assert clock_texts(page)[0] == "0:00"

@@ -520,6 +520,7 @@ class GameController:
     def _time_check(self, color: str) -> None:
         if self.clock and self.clock.expired(color):
             self.timed_out = color
+            self.clock.left[color] = 0.0
             self.clock.running = None
             raise ControllerError(f"{COLOR_WORDS[color]} has run out of time")
 
@@ -583,6 +584,7 @@ class GameController:
         if self.clock and self.clock.running and not self.timed_out \
                 and self.clock.expired(self.clock.running):
             self.timed_out = self.clock.running
+            self.clock.left[self.timed_out] = 0.0   # the flag fell: its clock shows 0:00
             self.clock.running = None
             return True
         return False

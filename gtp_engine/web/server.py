@@ -324,8 +324,10 @@ class BoardServer:
                     await self.broadcast({"type": "analysis", "stopped": True})
             elif kind == "pause":
                 self.paused = message["on"]
-                if self.paused and self.thinking:
-                    c.interrupt()   # the engine answers its move now (if it can be interrupted)
+                if self.paused:
+                    c.stop_clock()   # no clock runs while paused: nobody loses time
+                    if self.thinking:
+                        c.interrupt()   # the engine answers its move now (if it can be interrupted)
             elif kind == "restart":
                 await self._stop_analysis()
                 if self._lock.locked():
@@ -334,10 +336,10 @@ class BoardServer:
             elif kind == "new_game":
                 self.paused = False
                 await self._run(c.new_game, new_game_form(message))
-            elif kind == "play":
-                await self._run(c.play, message["vertex"])
-            elif kind == "pass":
-                await self._run(c.play, "pass")
+            elif kind in ("play", "pass"):
+                if self.paused:
+                    raise ControllerError("the game is paused: Continue first")
+                await self._run(c.play, message.get("vertex", "pass"))
             elif kind == "undo":
                 await self._run(c.undo)
                 self.paused = self.paused or all(p == ENGINE for p in c.players.values())
@@ -360,7 +362,7 @@ class BoardServer:
             self._driver = asyncio.create_task(self._drive())
 
     async def _after_move(self) -> None:
-        await self._run(self.controller.start_clock)
+        await self._run(self.controller.stop_clock if self.paused else self.controller.start_clock)
         await self.broadcast(await self._state())
 
     async def _drive(self) -> None:
@@ -418,7 +420,7 @@ class BoardServer:
         while True:
             await asyncio.sleep(TICK)
             c = self.controller
-            if c.clock is None or self.thinking:
+            if c.clock is None or self.thinking or self.paused:
                 continue
             if c.check_time():
                 await self._stop_analysis()

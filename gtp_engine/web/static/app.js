@@ -11,6 +11,8 @@ let state = null;
 let analysis = null;
 let clockBase = null;   // {left, running, at} when the last state came
 let socket = null;
+let pinnedPv = null;    // the candidate move whose line stays drawn (clicked in the table)
+let hoveredPv = null;   // the candidate row under the mouse (its line is drawn meanwhile)
 
 const board = new Board($("board"), (vertex) => send({ type: "play", vertex }));
 
@@ -30,10 +32,33 @@ function connect() {
   socket.addEventListener("open", () => { document.body.dataset.connected = "true"; });
 }
 
+// A refusal holds for the position it was made in: it goes when the position changes.
+let messagePosition = null;
+
+function positionKey(s) {
+  return s ? JSON.stringify([s.moves, s.result, s.fort_turn, s.marks && s.marks.forts]) : null;
+}
+
 function showMessage(text) {
   const box = $("message");
   box.textContent = text;
   box.hidden = !text;
+  messagePosition = text ? positionKey(state) : null;
+}
+
+// Asks before an action that cannot be taken back (an in-page question: no blocking dialog).
+let confirmed = null;
+
+function confirmThen(question, action) {
+  confirmed = action;
+  $("confirm-text").textContent = question;
+  $("confirm").hidden = false;
+  $("confirm-no").focus();
+}
+
+function closeConfirm() {
+  confirmed = null;
+  $("confirm").hidden = true;
 }
 
 function receive(message) {
@@ -65,6 +90,7 @@ function describeLast(last) {
 
 function showState(s) {
   state = s;
+  if (messagePosition !== null && positionKey(s) !== messagePosition) showMessage("");
   $("engine-name").textContent = s.engine ? `engine: ${s.engine}` : "";
   $("dead").hidden = !s.dead;
   $("dead-text").textContent = s.dead ? `The engine has stopped: ${s.dead}. ` : "";
@@ -87,6 +113,7 @@ function showState(s) {
   }
   $("status").textContent = `${NAMES[s.variant] || s.variant} ${s.size}×${s.size}, komi ${s.komi}. ${status}`;
   document.body.dataset.over = s.result ? "true" : "false";
+  document.body.dataset.paused = s.paused ? "true" : "false";
   document.body.dataset.moves = String(s.moves.length);
   $("last-move").textContent = describeLast(s.last);
   const humanTurn = !s.result && players[s.fort_turn || s.to_move] === "human";
@@ -94,7 +121,7 @@ function showState(s) {
   $("resign").disabled = !humanTurn || !!s.fort_turn;
   $("undo").disabled = !s.moves.length && !s.result;
   const bothEngines = players.b === "engine" && players.w === "engine";
-  $("pause").hidden = !bothEngines;
+  $("pause").hidden = !(bothEngines || s.clock) || (!!s.result && !s.paused);
   $("pause").textContent = s.paused ? "Continue" : "Pause";
   $("analyze").disabled = !s.can_analyze || (!!s.result && !s.analysis_on);
   $("analyze").classList.toggle("on", s.analysis_on);
@@ -102,6 +129,7 @@ function showState(s) {
   if (!s.analysis_on) showAnalysis({ stopped: true });
   else if (analysis) board.drawAnalysis(null);   // the old position's analysis is gone
   analysis = null;
+  pinnedPv = null;
   clockBase = s.clock ? { ...s.clock, at: performance.now() } : null;
   $("clocks").hidden = !s.clock;
   tickClock();
@@ -122,6 +150,8 @@ function showAnalysis(a) {
   const body = $("candidates").querySelector("tbody");
   if (a.stopped) {
     analysis = null;
+    pinnedPv = null;
+    $("analysis").hidden = true;
     board.drawAnalysis(null);
     body.textContent = "";
     document.body.dataset.analysis = "off";
@@ -130,7 +160,9 @@ function showAnalysis(a) {
   if (!state || !state.analysis_on) return;
   analysis = a;
   document.body.dataset.analysis = "on";
+  $("analysis").hidden = !a.moves.length;
   board.drawAnalysis(a);
+  drawPinnedPv(a);
   body.textContent = "";
   for (const m of a.moves.slice(0, 8)) {
     const row = document.createElement("tr");
@@ -139,14 +171,23 @@ function showAnalysis(a) {
       cell.textContent = text;
       row.appendChild(cell);
     }
-    row.addEventListener("mouseenter", () => board.drawPv(m.pv, a.color));
-    row.addEventListener("mouseleave", () => board.clear("pv"));
+    row.dataset.move = m.move;
+    row.tabIndex = 0;
+    row.classList.toggle("pinned", pinnedPv === m.move);
+    // a click (or a tap: touch screens have no hover) pins the line; hover previews it
+    row.addEventListener("click", () => { pinnedPv = pinnedPv === m.move ? null : m.move; showAnalysis(a); });
     body.appendChild(row);
   }
   if (a.winrate !== null && state) {
     state.winrates[String(state.moves.length)] = a.winrate;
     drawGraph($("graph"), state.winrates, state.moves.length);
   }
+}
+
+function drawPinnedPv(a) {
+  const move = a.moves.find((m) => m.move === (hoveredPv || pinnedPv));
+  if (move) board.drawPv(move.pv, a.color);
+  else board.clear("pv");
 }
 
 function formatTime(seconds) {
@@ -200,15 +241,30 @@ $("new-game").addEventListener("submit", (event) => {
     message.terrain_seed = number("terrain-seed");
     message.forts = $("forts").value;
   }
-  send(message);
+  const going = state && state.moves.length && !state.result && !state.dead;
+  if (going) confirmThen("Abandon the game in progress and start a new one?", () => send(message));
+  else send(message);
 });
 $("pass").addEventListener("click", () => send({ type: "pass" }));
 $("undo").addEventListener("click", () => send({ type: "undo" }));
-$("resign").addEventListener("click", () => send({ type: "resign" }));
+$("resign").addEventListener("click", () => confirmThen(
+  `Resign this game as ${state ? WORD[state.to_move] : "the side to move"}?`, () => send({ type: "resign" })));
+$("confirm-yes").addEventListener("click", () => { const action = confirmed; closeConfirm(); if (action) action(); });
+$("confirm-no").addEventListener("click", closeConfirm);
 $("pause").addEventListener("click", () => send({ type: "pause", on: !(state && state.paused) }));
 $("restart").addEventListener("click", () => { showMessage(""); send({ type: "restart" }); });
 $("analyze").addEventListener("click", () => send({ type: "analyze", on: !(state && state.analysis_on) }));
 $("save").addEventListener("click", () => send({ type: "save" }));
+// on the table body, which stays while its rows are replaced by each report
+$("candidates").tBodies[0].addEventListener("mouseover", (event) => {
+  const row = event.target.closest("tr");
+  hoveredPv = row ? row.dataset.move : null;
+  if (analysis) drawPinnedPv(analysis);
+});
+$("candidates").tBodies[0].addEventListener("mouseleave", () => {
+  hoveredPv = null;
+  if (analysis) drawPinnedPv(analysis);
+});
 $("open-file").addEventListener("change", async () => {
   const file = $("open-file").files[0];
   if (!file) return;
