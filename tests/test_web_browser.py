@@ -316,3 +316,94 @@ def test_a_paused_clock_does_not_run(page, server):
     assert "W+T" in page.find_element(By.ID, "status").text
     assert not page.find_element(By.ID, "pause").is_displayed()   # nothing to continue
     assert clock_texts(page)[0] == "0:00"
+
+
+# ----------------------------------------------------------------- review
+def boards_along(moves, variant, size):
+    """The stones after each number of ``moves`` (0 to all), from an engine of our own."""
+    engine = GtpEngine([sys.executable, "-m", "gtp_engine", "--playouts", "20"])
+    try:
+        engine.send("variant go")
+        engine.send(f"boardsize {size}")
+        engine.send(f"variant {variant}")
+        engine.send("clear_board")
+        boards = []
+        for i in range(len(moves) + 1):
+            rows = [line.split() for line in engine.send("gogui-rules_board").splitlines() if line.strip()]
+            boards.append({(f"{'ABCDEFGHJ'[c]}{size - r}", {"X": "b", "O": "w"}[p])
+                           for r, row in enumerate(rows) for c, p in enumerate(row) if p in "XO"})
+            if i < len(moves):
+                engine.send(f"play {moves[i][0]} {moves[i][1]}")
+        return boards
+    finally:
+        engine.kill()
+
+
+def press(driver, key):
+    at = body(driver, "at")
+    webdriver.ActionChains(driver).send_keys(key).perform()
+    wait_for(driver, lambda d: body(d, "at") != at, f"the key {key!r}")
+
+
+def test_a_game_reviewed_move_by_move_with_keys_and_buttons(page):
+    from selenium.webdriver.common.keys import Keys
+    new_game(page, "loose", 5)
+    for vertex in LOOSE_FLIP:
+        click(page, vertex)
+    moves = [("bw"[i % 2], v) for i, v in enumerate(LOOSE_FLIP)]
+    boards = boards_along(moves, "loose", 5)
+    items = page.find_elements(By.CSS_SELECTOR, "#move-list li")
+    assert [e.text for e in items[:2]] == ["1. B B3", "2. W A3"] and len(items) == 12
+    page.find_element(By.ID, "status").click()   # the keys go to the page, not a form field
+    press(page, Keys.HOME)
+    assert body(page, "at") == "0" and not stones(page)
+    for number in range(1, len(moves) + 1):
+        press(page, Keys.ARROW_RIGHT)
+        assert body(page, "at") == str(number)
+        assert stones(page) == boards[number], number
+        current = page.find_element(By.CSS_SELECTOR, "#move-list li.current")
+        assert current.get_attribute("data-number") == str(number)
+    assert marked(page, "circle.flipped") == ["B3"]     # the engine's marks at that move
+    press(page, Keys.ARROW_LEFT)
+    assert stones(page) == boards[11] and not marked(page, "circle.flipped")
+    page.find_element(By.ID, "first").click()
+    wait_for(page, lambda d: body(d, "at") == "0", "the start")
+    page.find_element(By.ID, "forward").click()
+    wait_for(page, lambda d: body(d, "at") == "1", "one move forward")
+    page.find_elements(By.CSS_SELECTOR, "#move-list li")[3].click()
+    wait_for(page, lambda d: body(d, "at") == "4", "the click on move 4")
+    assert stones(page) == boards[4] and "Move 4 of 12" in page.find_element(By.ID, "status").text
+    click(page, "D2")                          # play resumes here, as a variation
+    assert body(page, "line") == "5" and body(page, "at") == "5"
+    assert page.find_elements(By.CSS_SELECTOR, "#move-list li.branch")
+    choices = page.find_elements(By.CSS_SELECTOR, "#variations button.variation")
+    assert [c.text for c in choices] == ["B E1", "B D2"]
+    choices[0].click()
+    wait_for(page, lambda d: body(d, "line") == "12", "the game's own line again")
+    page.find_element(By.ID, "end").click()
+    wait_for(page, lambda d: body(d, "at") == "12", "the end")
+    assert stones(page) == boards[12]
+
+
+def test_an_sgf_with_variations_opened_and_browsed(page, tmp_path):
+    path = tmp_path / "variations.sgf"
+    path.write_text("(;GM[1]FF[4]VR[go]SZ[5]KM[0.5];B[cc];W[bb](;B[dd];W[bd];B[ab])(;B[db];W[dc]))")
+    new_game(page, "go", 5)
+    page.find_element(By.ID, "open-file").send_keys(str(path))
+    wait_for(page, lambda d: body(d, "line") == "5" and body(d, "at") == "5", "the opened game")
+    main = boards_along([("b", "C3"), ("w", "B4"), ("b", "D2"), ("w", "B2"), ("b", "A4")], "go", 5)
+    side = boards_along([("b", "C3"), ("w", "B4"), ("b", "D4"), ("w", "D3")], "go", 5)
+    assert stones(page) == main[5]
+    page.find_element(By.ID, "first").click()
+    wait_for(page, lambda d: body(d, "at") == "0", "the start")
+    for number in range(1, 6):
+        page.find_element(By.ID, "forward").click()
+        wait_for(page, lambda d: body(d, "at") == str(number), f"move {number}")
+        assert stones(page) == main[number]
+    page.find_element(By.CSS_SELECTOR, '#variations button.variation[data-index="1"]').click()
+    wait_for(page, lambda d: body(d, "line") == "4", "the variation")
+    assert body(page, "at") == "2" and stones(page) == side[2]
+    for number in (3, 4):
+        page.find_element(By.ID, "forward").click()
+        wait_for(page, lambda d: body(d, "at") == str(number), f"variation move {number}")
+        assert stones(page) == side[number]

@@ -379,3 +379,72 @@ def test_deeply_nested_json_is_refused_and_the_session_goes_on(client):
     after = client.settled()
     assert after["moves"] == before["moves"]
     play(client, "B2")
+
+
+# ----------------------------------------------------------------- review
+def board_after(moves, size=5, variant="loose"):
+    """The board the engine shows after ``moves``, from an engine of its own."""
+    from gtp_engine.match.gtp_client import GtpEngine
+    engine = GtpEngine(ENGINE)
+    try:
+        engine.send("variant go")
+        engine.send(f"boardsize {size}")
+        engine.send(f"variant {variant}")
+        engine.send("clear_board")
+        for color, vertex in moves:
+            engine.send(f"play {color} {vertex}")
+        table = {"X": "b", "O": "w"}
+        return [[table.get(p, ".") for p in line.split()]
+                for line in engine.send("gogui-rules_board").splitlines() if line.strip()]
+    finally:
+        engine.kill()
+
+
+def goto(client, number):
+    client.send(type="goto", number=number)
+    return client.until("state", lambda m: m["at"] == number)
+
+
+def test_a_game_is_stepped_through_and_a_new_branch_played(client):
+    end = play(client, *LOOSE_FLIP)
+    line = [tuple(m) for m in end["moves"]]
+    for number in (0, 3, 11, 12, 5):
+        state = goto(client, number)
+        assert state["line"] == end["moves"] and state["moves"] == end["moves"][:number]
+        assert state["board"] == board_after(line[:number]), number
+    assert goto(client, 11)["last"]["vertex"] == "pass"
+    state = goto(client, 12)
+    assert state["last"] == end["last"]                    # the flip, as the engine tells it
+    state = goto(client, 4)
+    assert state["to_move"] == "b" and state["legal"]
+    state = play(client, "D2")                             # a new branch at move 5
+    assert state["at"] == 5 and len(state["line"]) == 5
+    assert state["variations"] == [{"number": 5, "choices": [
+        {"color": "b", "vertex": "E1", "current": False}, {"color": "b", "vertex": "D2", "current": True}]}]
+    client.send(type="variation", number=5, index=0)       # back to the game's own line
+    state = client.until("state", lambda m: len(m["line"]) == 12)
+    assert state["at"] == 4 and state["line"] == end["moves"]
+    assert goto(client, 12)["board"] == end["board"]
+    client.send(type="variation", number=5, index=7)
+    assert "no variation 8" in client.until("error")["message"]
+
+
+SGF_WITH_VARIATIONS = "(;GM[1]FF[4]VR[go]SZ[5]KM[0.5];B[cc];W[bb](;B[dd];W[bd];B[ab])(;B[db];W[dc]))"
+
+
+def test_an_opened_sgf_is_browsed_with_its_variations(client):
+    client.send(type="open", sgf=SGF_WITH_VARIATIONS)
+    state = client.until("state", lambda m: m["variant"] == "go" and len(m["line"]) == 5)
+    assert state["at"] == 5 and state["variations"][0]["number"] == 3
+    assert [c["vertex"] for c in state["variations"][0]["choices"]] == ["D2", "D4"]
+    state = goto(client, 1)
+    assert state["board"] == board_after([("b", "C3")], variant="go")
+    client.send(type="variation", number=3, index=1)
+    state = client.until("state", lambda m: len(m["line"]) == 4)
+    assert state["at"] == 1
+    state = goto(client, 4)
+    line = [("b", "C3"), ("w", "B4"), ("b", "D4"), ("w", "D3")]
+    assert [tuple(m) for m in state["moves"]] == line
+    assert state["board"] == board_after(line, variant="go")
+    client.send(type="save")
+    assert "D4" not in client.until("sgf")["text"].split("SZ")[0]

@@ -33,6 +33,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 MAX_MESSAGE = 2 * 1024 * 1024     #: bytes of one websocket message (an SGF file fits)
 MAX_SGF = 1024 * 1024             #: characters of an opened SGF file
 VERTEX = re.compile(r"^[A-HJ-Za-hj-z](?:[1-9]|1[0-9]|2[0-5])$")
+MAX_MOVES = 100000                #: a move number the page may ask for
 TICK = 0.25                       #: seconds between two looks at the clock
 
 
@@ -86,6 +87,8 @@ MESSAGES = {
     "analyze": {"on": (_bool, True)},
     "pause": {"on": (_bool, True)},
     "open": {"sgf": (_text(MAX_SGF), True)},
+    "goto": {"number": (_integer(0, MAX_MOVES), True)},
+    "variation": {"number": (_integer(1, MAX_MOVES), True), "index": (_integer(0, MAX_MOVES), True)},
 }
 
 FIELD_HINTS = {
@@ -95,6 +98,7 @@ FIELD_HINTS = {
     "main_time": "seconds from 0 to 36000", "byo_yomi": "seconds from 0 to 3600",
     "vertex": "a vertex such as D4, or pass", "on": "true or false",
     "sgf": f"the text of an sgf file of at most {MAX_SGF} characters",
+    "number": f"a move number from 0 to {MAX_MOVES}", "index": f"a variation from 0 to {MAX_MOVES}",
 }
 
 
@@ -345,6 +349,10 @@ class BoardServer:
                 self.paused = self.paused or all(p == ENGINE for p in c.players.values())
             elif kind == "resign":
                 await self._run(c.resign)
+            elif kind == "goto":
+                await self._run(c.goto, message["number"])
+            elif kind == "variation":
+                await self._run(c.choose, message["number"], message["index"])
             elif kind == "open":
                 await self._run(c.open, message["sgf"].encode("utf-8"))
         except ControllerError as err:

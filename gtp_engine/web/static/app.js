@@ -109,12 +109,16 @@ function showState(s) {
   } else if (s.fort_turn) {
     status = `${WORD[s.fort_turn]} places a fort${players[s.fort_turn] === "human" ? ": click a plain point" : ""}`;
   } else {
-    status = `${WORD[s.to_move]} to move${players[s.to_move] === "engine" ? " (engine)" : ""}`;
+    status = `${WORD[s.to_move]} to move${players[s.to_move] === "engine" && s.at === s.line.length ? " (engine)" : ""}`;
   }
+  if (s.at < s.line.length) status = `Move ${s.at} of ${s.line.length}: ${status}. A move here starts a variation`;
   $("status").textContent = `${NAMES[s.variant] || s.variant} ${s.size}×${s.size}, komi ${s.komi}. ${status}`;
   document.body.dataset.over = s.result ? "true" : "false";
   document.body.dataset.paused = s.paused ? "true" : "false";
   document.body.dataset.moves = String(s.moves.length);
+  document.body.dataset.at = String(s.at);
+  document.body.dataset.line = String(s.line.length);
+  showMoves(s);
   $("last-move").textContent = describeLast(s.last);
   const humanTurn = !s.result && players[s.fort_turn || s.to_move] === "human";
   $("pass").disabled = !humanTurn || !!s.fort_turn;
@@ -135,6 +139,53 @@ function showState(s) {
   tickClock();
   drawGraph($("graph"), s.winrates || {}, s.moves.length);
   if (!document.activeElement || !$("new-game").contains(document.activeElement)) fillForm(s);
+}
+
+// The move list: every move of the line on show, numbered; the one on the board marked.
+function showMoves(s) {
+  const list = $("move-list");
+  list.textContent = "";
+  const branches = new Map((s.variations || []).map((v) => [v.number, v.choices]));
+  s.line.forEach(([color, vertex], i) => {
+    const item = document.createElement("li");
+    item.dataset.number = String(i + 1);
+    item.textContent = `${i + 1}. ${color.toUpperCase()} ${vertex}`;
+    if (branches.has(i + 1)) item.classList.add("branch");
+    if (i + 1 === s.at) item.classList.add("current");
+    if (i + 1 > s.at) item.classList.add("ahead");
+    item.addEventListener("click", () => goto(i + 1));
+    list.appendChild(item);
+  });
+  const current = list.querySelector(".current");
+  if (current) current.scrollIntoView({ block: "nearest" });
+  else list.scrollTop = 0;
+  $("move-number").textContent = `move ${s.at} of ${s.line.length}`;
+  $("first").disabled = $("back").disabled = s.at === 0;
+  $("forward").disabled = $("end").disabled = s.at === s.line.length;
+  const box = $("variations");
+  box.textContent = "";
+  box.hidden = !branches.size;
+  for (const [number, choices] of branches) {
+    const row = document.createElement("p");
+    row.textContent = `Move ${number}: `;
+    choices.forEach((choice, index) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "variation" + (choice.current ? " on" : "");
+      button.dataset.number = String(number);
+      button.dataset.index = String(index);
+      button.textContent = `${choice.color.toUpperCase()} ${choice.vertex}`;
+      button.addEventListener("click", () => send({ type: "variation", number, index }));
+      row.appendChild(button);
+    });
+    box.appendChild(row);
+  }
+}
+
+function goto(number) {
+  if (!state || state.dead) return;
+  const target = Math.max(0, Math.min(number, state.line.length));
+  if (target !== state.at) send({ type: "goto", number: target });
 }
 
 function fillForm(s) {
@@ -244,6 +295,18 @@ $("new-game").addEventListener("submit", (event) => {
   const going = state && state.moves.length && !state.result && !state.dead;
   if (going) confirmThen("Abandon the game in progress and start a new one?", () => send(message));
   else send(message);
+});
+$("first").addEventListener("click", () => goto(0));
+$("back").addEventListener("click", () => state && goto(state.at - 1));
+$("forward").addEventListener("click", () => state && goto(state.at + 1));
+$("end").addEventListener("click", () => state && goto(state.line.length));
+const STEPS = { ArrowLeft: (at) => at - 1, ArrowRight: (at) => at + 1, Home: () => 0, End: () => Infinity };
+document.addEventListener("keydown", (event) => {
+  const step = STEPS[event.key];
+  if (!step || !state || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.target.closest && event.target.closest("input, select, textarea")) return;
+  event.preventDefault();
+  goto(step(state.at));
 });
 $("pass").addEventListener("click", () => send({ type: "pass" }));
 $("undo").addEventListener("click", () => send({ type: "undo" }));
