@@ -407,3 +407,80 @@ def test_an_sgf_with_variations_opened_and_browsed(page, tmp_path):
         page.find_element(By.ID, "forward").click()
         wait_for(page, lambda d: body(d, "at") == str(number), f"variation move {number}")
         assert stones(page) == side[number]
+
+
+# ----------------------------------------------------------------- the score and the rules
+def engine_count(variant, size, moves, setup=()):
+    """``gogui-rules_final_result``'s totals after ``moves``, from an engine of our own."""
+    engine = GtpEngine([sys.executable, "-m", "gtp_engine", "--playouts", "20"])
+    try:
+        engine.send("variant go")
+        engine.send(f"boardsize {size}")
+        engine.send(f"variant {variant}")
+        for command in setup:
+            engine.send(command)
+        engine.send("clear_board")
+        for color, vertex in moves:
+            engine.send(f"play {color} {vertex}")
+        result, _, rest = engine.send("gogui-rules_final_result").partition(":")
+        black, white = (part.split()[1] for part in rest.split("(")[0].split(","))
+        return result.strip(), black, white
+    finally:
+        engine.kill()
+
+
+@pytest.mark.parametrize("variant, size, vertices, parts", [
+    ("go", 5, ["A2", "D4", "B1"], ["Black 3 (stones 2, territory 1)"]),    # A1 is Black's
+    ("loose", 5, LOOSE_FLIP, ["Black 4 (stones 4)", "White 13 (stones 7, komi 6)"]),   # B3 flipped
+    ("goncrete", 5, ["A2", "D4", "B1"], ["Black 3 (stones 2, territory 1)"]),
+    ("disto", 5, ["A1", "A2", "C3", "B1"], ["1 in meals, not counted"]),
+])
+def test_the_score_is_shown_live_in_each_game(page, variant, size, vertices, parts):
+    new_game(page, variant, size)
+    for vertex in vertices:
+        click(page, vertex)
+    moves = [("bw"[i % 2], v) for i, v in enumerate(vertices)]
+    result, black, white = engine_count(variant, size, moves)
+    shown = page.find_element(By.ID, "score").text
+    assert f"Black {black}" in shown and f"White {white}" in shown and f"Counted now: {result}" in shown
+    assert all(part in shown for part in parts), shown
+
+
+def test_terrain_go_shows_its_score_and_a_legend_of_what_points_are_worth(page):
+    new_game(page, "terrain", 9, terrain_seed=5, forts="search")
+    wait_for(page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "path.fort")) == 4, "the four forts")
+    wait_for(page, lambda d: "Black to move" in d.find_element(By.ID, "status").text, "the first move")
+    legal = [v for v in ("C3", "G7", "C7", "G3", "E5", "D5", "F5")
+             if not page.find_elements(By.CSS_SELECTOR, f'[data-vertex="{v}"]:not(rect.point)')]
+    for vertex in legal[:2]:
+        click(page, vertex)
+    shown = page.find_element(By.ID, "score").text
+    assert "Black" in shown and "White" in shown and "komi" in shown and "Counted now: " in shown
+    box = page.find_element(By.ID, "rules-box")
+    box.find_element(By.TAG_NAME, "summary").click()
+    assert "Terrain Go" in box.text and "mountain" in page.find_element(By.ID, "how-to-play").text
+    legend = {row.get_attribute("data-kind"): row.text for row in page.find_elements(By.CSS_SELECTOR, ".legend-row")}
+    assert legend["water"].endswith("1.5 points") and legend["mountain"].endswith("0 points")
+    assert legend["plain"].endswith("1 point") and legend["fort"].endswith("3 points")   # 12·81/361
+    box.find_element(By.TAG_NAME, "summary").click()
+
+
+def test_loose_false_liberties_and_disto_gluttons_are_marked_on_demand(page):
+    new_game(page, "loose", 5)
+    for vertex in LOOSE_FLIP[:-1]:
+        click(page, vertex)
+    box = page.find_element(By.ID, "rules-box")
+    box.find_element(By.TAG_NAME, "summary").click()
+    toggle = page.find_element(By.ID, "show-rules")
+    assert "false liberties" in page.find_element(By.ID, "rule-marks-toggle").text
+    # A2 touches black A1, white A3 and B2, and no empty point
+    assert marked(page, "circle.false-liberty") == ["A2"]
+    toggle.click()
+    assert not marked(page, "circle.false-liberty")
+    toggle.click()
+    new_game(page, "disto", 5)
+    for vertex in ("A1", "A2", "C3", "B1"):
+        click(page, vertex)
+    assert "gluttons" in page.find_element(By.ID, "rule-marks-toggle").text
+    assert marked(page, "circle.glutton") == ["A2", "B1"]      # beside the meal A1
+    box.find_element(By.TAG_NAME, "summary").click()

@@ -448,3 +448,49 @@ def test_an_opened_sgf_is_browsed_with_its_variations(client):
     assert state["board"] == board_after(line, variant="go")
     client.send(type="save")
     assert "D4" not in client.until("sgf")["text"].split("SZ")[0]
+
+
+# ----------------------------------------------------------------- the score's parts (vargo-score)
+def score_parts(answer):
+    lines = {line.split()[0]: line.split()[1:] for line in answer.splitlines()}
+    return {key: dict(zip(words[::2], map(float, words[1::2]))) if key != "result" else words[0]
+            for key, words in lines.items()}
+
+
+@pytest.mark.parametrize("variant, size, setup, moves", [
+    ("go", 5, [], ["b A2", "w D4", "b B1", "w pass", "b C3"]),
+    ("loose", 5, [], [f"{'bw'[i % 2]} {v}" for i, v in enumerate(LOOSE_FLIP)]),
+    ("disto", 5, [], ["b A1", "w A2", "b C3", "w B1"]),
+    ("goncrete", 5, [], ["b A1", "w A2", "b pass", "w B1"]),
+    ("terrain", 9, ["terrain_generate 5", "genfort w", "genfort b", "genfort w", "genfort b"], []),
+])
+def test_vargo_score_parts_add_up_to_the_engines_count(variant, size, setup, moves):
+    from gtp_engine.match.gtp_client import GtpEngine
+    engine = GtpEngine(ENGINE)
+    try:
+        for command in ["variant go", f"boardsize {size}", f"variant {variant}", *setup]:
+            engine.send(command)
+        for move in moves:
+            engine.send(f"play {move}")
+        if variant == "terrain":   # Black's stones alone: every region touches Black only
+            for _ in range(2):
+                engine.send(f"play b {engine.send('gogui-rules_legal_moves').split()[0]}")
+                engine.send("play w pass")
+        parts = score_parts(engine.send("vargo-score"))
+        result, _, rest = engine.send("gogui-rules_final_result").partition(":")
+        black, white = (float(p.split()[1]) for p in rest.split("(")[0].split(","))
+    finally:
+        engine.kill()
+    assert parts["result"] == result
+    for color, total in (("black", black), ("white", white)):
+        counted = parts[color]
+        assert counted["total"] == total
+        assert sum(v for k, v in counted.items() if k not in ("total", "meals")) == total, counted
+    if variant == "disto":
+        assert parts["black"]["meals"] == 1 and parts["black"]["stones"] == 1   # A1 eaten, C3 counts
+    if variant == "go":
+        assert parts["black"]["territory"] == 1                                 # A1
+    if variant == "terrain":
+        assert parts["values"] == {"plain": 1, "mountain": 0, "water": 1.5, "fort": 3}
+        assert parts["black"]["water"] > 0 and parts["black"]["forts"] == 2 * 3   # White's two forts
+        assert parts["white"]["forts"] == 0 and parts["white"]["stones"] == 0

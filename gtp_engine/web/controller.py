@@ -18,6 +18,7 @@ holds a lock around every call).
 """
 
 import os
+import re
 import tempfile
 import time
 from dataclasses import dataclass, field, replace
@@ -224,6 +225,7 @@ class GameController:
                 "gogui-rules_side_to_move", "gogui-rules_final_result", "last_move_info", "forts",
                 "terrain_show", "terrain_generate", "terrain_load", "fort", "genfort", "get_komi",
                 "final_score", "kata-analyze", "printsgf", "loadsgf", "undo", "list_stones",
+                "vargo-score", "vargo-false_liberties", "vargo-meals",
                 "all_legal", "time_settings", "time_left", "gogui-interrupt")}
         except GtpFailure as err:
             self._died(err)
@@ -458,6 +460,50 @@ class GameController:
                         marks["forts"][vertex] = label[0].lower()
         return marks
 
+    def score(self) -> Optional[dict]:
+        """The position counted as final, as the game counts it: ``{"b": {part: value,
+        ..., "total": n}, "w": {...}, "result": "B+3"}`` from ``vargo-score`` (and in Terrain
+        Go ``"values"``: what each kind of point is worth); with only
+        ``gogui-rules_final_result``, the totals; None from an engine with neither."""
+        if self.known["vargo-score"]:
+            parts = {}
+            for line in self.send("vargo-score").splitlines():
+                words = line.split()
+                if words and words[0] in ("black", "white"):
+                    parts[words[0][0]] = {k: float(v) for k, v in zip(words[1::2], words[2::2])}
+                elif words[:1] == ["result"] and len(words) == 2:
+                    parts["result"] = words[1]
+                elif words[:1] == ["values"]:
+                    parts["values"] = {k: float(v) for k, v in zip(words[1::2], words[2::2])}
+            return parts
+        if self._knows("gogui-rules_final_result"):
+            text = self.send("gogui-rules_final_result")
+            match = re.match(r"\s*(\S+): black (\S+), white (\S+)", text)
+            if match:
+                return {"b": {"total": float(match[2])}, "w": {"total": float(match[3])},
+                        "result": match[1]}
+        return None
+
+    def rule_marks(self) -> dict:
+        """The marks that show a game's own rules, from the engine's ruler views: Loose's false
+        liberties (``vargo-false_liberties``), Disto's gluttons (``vargo-meals``)."""
+        marks = {}
+        if self.setup.variant == "loose" and self.known["vargo-false_liberties"]:
+            marks["false_liberties"] = self._gfx_points(self.send("vargo-false_liberties"), "COLOR")
+        if self.setup.variant == "disto" and self.known["vargo-meals"]:
+            marks["gluttons"] = self._gfx_points(self.send("vargo-meals"), "CIRCLE")
+        return marks
+
+    @staticmethod
+    def _gfx_points(text: str, kind: str) -> List[str]:
+        """The points of one kind of GoGui gfx line (``COLOR red D4 E5``: the colour skipped)."""
+        points = []
+        for line in text.splitlines():
+            words = line.split()
+            if words and words[0].upper() == kind:
+                points += [w.upper() for w in words[1:] if w[:1].isalpha() and w[1:].isdigit()]
+        return points
+
     def last_move(self) -> Optional[dict]:
         """The last move and what it did: ``flipped``, ``removed``, ``captured``, ``meals``."""
         if not self.moves:
@@ -496,6 +542,7 @@ class GameController:
             "winrates": {str(k): v for k, v in sorted(self.tree.winrates().items())},
             "line": self.tree.line_moves, "at": self.tree.at, "variations": self.tree.variations(),
             "can_analyze": self.known["kata-analyze"], "dead": None,
+            "score": self.score(), "rule_marks": self.rule_marks(),
         }
 
     # ----------------------------------------------------------------- moves

@@ -5,6 +5,28 @@ import { Board, drawGraph } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
 const WORD = { b: "Black", w: "White" };
+// A short "how to play" per game (from RULES.md; the engine judges every move).
+const HOW_TO_PLAY = {
+  go: ["Black and White place a stone in turn on an empty point, or pass; two passes in a row end the game.",
+    "A group whose last liberty (empty neighbour) is filled is captured. Suicide is illegal, and no move may repeat an earlier whole board (superko).",
+    "Score: your stones plus the empty regions only you surround; komi goes to White."],
+  loose: ["As Go, but nothing is ever captured: stones are flipped.",
+    "A liberty is false when it touches both colours and no empty point (marked red). After your move, every enemy group without a true liberty becomes yours.",
+    "Every group must keep a true liberty, or the move is illegal.",
+    "Score: your stones on the board, no territory. No draws: on equal scores the player who passed last loses."],
+  goncrete: ["As Go, but a captured group is flipped to the capturer's colour and joins the capturing stone's group.",
+    "Then one stone is removed from as many of the flipped groups as the new group allows (it must stay in one piece): the red crosses after a capture.",
+    "No ko rule. A capture that leaves the opponent no stone ends the game at once.",
+    "Score: stones and territory, as in Go."],
+  disto: ["Nothing is ever removed or flipped.",
+    "A group (a person) without liberties is a meal (red cross); a person next to a meal is a glutton (orange ring).",
+    "You may not fill the last liberty of an enemy glutton; every other move is legal.",
+    "Score: your stones that are not in a meal; no territory."],
+  terrain: ["The board has plain, mountain and water points. First White, then Black, place forts on plain points; then Black moves first.",
+    "Go's rules, plus: a stone on a mountain needs its group to have a liberty off the mountains; a stone on water needs its group to have a stone off the water. A fort is never a liberty and never holds a stone.",
+    "Score: stones and territory, with the values below; an enemy fort inside your territory is worth its value to you."],
+};
+
 const NAMES = { go: "Go", loose: "Loose", goncrete: "Goncrete", disto: "Disto", terrain: "Terrain Go" };
 
 let state = null;
@@ -120,6 +142,8 @@ function showState(s) {
   document.body.dataset.line = String(s.line.length);
   showMoves(s);
   $("last-move").textContent = describeLast(s.last);
+  showScore(s.score);
+  showRules(s);
   const humanTurn = !s.result && players[s.fort_turn || s.to_move] === "human";
   $("pass").disabled = !humanTurn || !!s.fort_turn;
   $("resign").disabled = !humanTurn || !!s.fort_turn;
@@ -188,6 +212,62 @@ function goto(number) {
   if (target !== state.at) send({ type: "goto", number: target });
 }
 
+const PARTS = ["stones", "territory", "water", "forts", "komi"];
+
+// The position counted as the game counts it (the engine's vargo-score), live.
+function showScore(score) {
+  $("score").hidden = !score;
+  if (!score) return;
+  for (const color of ["b", "w"]) {
+    const parts = score[color] || {};
+    const shown = PARTS.filter((name) => name === "stones" ? "stones" in parts : parts[name])
+      .map((name) => `${name} ${parts[name]}`);
+    if (parts.meals) shown.push(`${parts.meals} in meals, not counted`);
+    $(`score-${color}`).textContent = `${WORD[color]} ${parts.total}${shown.length ? ` (${shown.join(", ")})` : ""}`;
+  }
+  $("score-result").textContent = `Counted now: ${score.result}`;
+}
+
+function showRules(s) {
+  const game = s.variant;
+  if (document.body.dataset.rulesFor !== game) {
+    document.body.dataset.rulesFor = game;
+    $("rules-game").textContent = NAMES[game] || game;
+    const box = $("how-to-play");
+    box.textContent = "";
+    for (const line of HOW_TO_PLAY[game] || []) {
+      const p = document.createElement("p");
+      p.textContent = line;
+      box.appendChild(p);
+    }
+  }
+  showLegend(s.score && s.score.values);
+  const marks = s.rule_marks || {};
+  const kinds = Object.keys(marks);
+  $("rule-marks-toggle").hidden = !kinds.length;
+  $("rule-marks-label").textContent = kinds.includes("false_liberties") ? "mark false liberties"
+    : kinds.includes("gluttons") ? "mark gluttons" : "";
+  board.drawRuleMarks($("show-rules").checked ? marks : {});
+}
+
+// Terrain Go's symbols and what each point is worth, the values as the engine counts them.
+function showLegend(values) {
+  const box = $("legend");
+  box.hidden = !values;
+  if (!values || box.dataset.shown === JSON.stringify(values)) return;
+  box.dataset.shown = JSON.stringify(values);
+  box.textContent = "";
+  const rows = [["plain", "plain point", values.plain], ["water", "water", values.water],
+    ["mountain", "mountain", values.mountain], ["fort", "fort (to the side that surrounds the enemy's)", values.fort]];
+  for (const [kind, text, value] of rows) {
+    const row = document.createElement("p");
+    row.className = "legend-row";
+    row.append(Board.symbol(kind), ` ${text}: ${value} point${value === 1 ? "" : "s"}`);
+    row.dataset.kind = kind;
+    box.appendChild(row);
+  }
+}
+
 function fillForm(s) {
   $("variant").value = s.variant;
   $("size").value = s.size;
@@ -214,6 +294,9 @@ function showAnalysis(a) {
   $("analysis").hidden = !a.moves.length;
   board.drawAnalysis(a);
   drawPinnedPv(a);
+  const best = a.moves[0];
+  $("estimate").textContent = best ? `The engine's estimate: ${best.lead >= 0 ? "Black" : "White"} leads by ` +
+    `${Math.abs(best.lead).toFixed(1)}, Black wins ${(100 * best.winrate).toFixed(0)}% (${a.visits} visits)` : "";
   body.textContent = "";
   for (const m of a.moves.slice(0, 8)) {
     const row = document.createElement("tr");
@@ -296,6 +379,7 @@ $("new-game").addEventListener("submit", (event) => {
   if (going) confirmThen("Abandon the game in progress and start a new one?", () => send(message));
   else send(message);
 });
+$("show-rules").addEventListener("change", () => state && showRules(state));
 $("first").addEventListener("click", () => goto(0));
 $("back").addEventListener("click", () => state && goto(state.at - 1));
 $("forward").addEventListener("click", () => state && goto(state.at + 1));
