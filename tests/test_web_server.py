@@ -494,3 +494,31 @@ def test_vargo_score_parts_add_up_to_the_engines_count(variant, size, setup, mov
         assert parts["values"] == {"plain": 1, "mountain": 0, "water": 1.5, "fort": 3}
         assert parts["black"]["water"] > 0 and parts["black"]["forts"] == 2 * 3   # White's two forts
         assert parts["white"]["forts"] == 0 and parts["white"]["stones"] == 0
+
+
+# ----------------------------------------------------------------- saving
+def test_a_saved_game_has_players_date_result_and_the_win_rates_analysed(client):
+    import re as regex
+    client.send(type="new_game", variant="loose", size=5, black="human", white="engine")
+    client.until("state", lambda m: not m["moves"] and m["players"]["w"] == "engine")
+    client.send(type="play", vertex="C3")
+    client.until("state", lambda m: len(m["moves"]) == 2)
+    client.send(type="analyze", on=True)
+    client.until("analysis", lambda m: m.get("winrate") is not None)
+    client.send(type="analyze", on=False)
+    client.until("analysis", lambda m: m.get("stopped"))
+    client.send(type="goto", number=1)                      # saved whole, from any position
+    client.until("state", lambda m: m["at"] == 1)
+    client.send(type="save")
+    text = client.until("sgf")["text"]
+    assert "PB[human]" in text and regex.search(r"PW\[vargo[^\]]*\]", text)
+    assert regex.search(r"DT\[\d{4}-\d\d-\d\d\]", text) and "RE[" not in text
+    assert len(regex.findall(r"(?<![A-Z])[BW]\[[a-e]{2}\]", text)) == 2    # both moves of the line
+    assert regex.search(r"SBKV\[\d+(\.\d+)?\]", text) and "Black's win rate" in text
+    assert client.settled()["at"] == 1
+    client.send(type="goto", number=2)
+    client.until("state", lambda m: m["at"] == 2)
+    client.send(type="resign")
+    client.until("state", lambda m: m["result"])
+    client.send(type="save")
+    assert "RE[W+R]" in client.until("sgf")["text"]

@@ -19,6 +19,7 @@ holds a lock around every call).
 
 import os
 import re
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field, replace
@@ -36,6 +37,8 @@ COLOR_WORDS = {"b": "black", "w": "white"}
 VARIANTS = ("go", "loose", "goncrete", "disto", "terrain")
 #: Seconds a genmove may take before the engine is taken for hung (with a clock: its time left).
 GENMOVE_TIMEOUT = 600.0
+#: A result SGF's RE takes (``B+3.5``, ``W+R``, ``0``).
+RESULT = re.compile(r"^(0|[BW]\+(\d+(\.\d+)?|R|T|F))$")
 #: Centiseconds between two analysis reports.
 ANALYSIS_INTERVAL_CS = 30
 
@@ -747,10 +750,32 @@ class GameController:
 
     # ----------------------------------------------------------------- files
     def save(self) -> str:
-        """The game as SGF, as the engine writes it (``printsgf``: our variant properties)."""
+        """The line on show as SGF, as the engine writes it (``printsgf``: our variant
+        properties), with the players (``PB``, ``PW``: the engine's name or ``human``), today's
+        date (``DT``), the result when the game is over (``RE``) and Black's win rate at each
+        position an analysis ran (``SBKV`` and a comment). The board stays where it is."""
+        import sgf
         if not self.known["printsgf"]:
             raise ControllerError(f"this engine ({self.name}) cannot write sgf (no printsgf)")
-        return self.send("printsgf")
+        shown = self.tree.at
+        self.goto(len(self.tree.line))
+        try:
+            text = self.send("printsgf")
+            result = self.result()
+        finally:
+            self.goto(shown)
+        names = {c: (self.name or "engine") if self.players[c] == ENGINE else "human" for c in COLORS}
+        winrates = {n: w for n, w in self.tree.winrates().items() if n <= len(self.tree.line)}
+        try:
+            record = sgf.SgfRecord.from_bytes(text.encode("utf-8"))
+            data = record.to_bytes(black_name=names["b"], white_name=names["w"],
+                                   date=time.strftime("%Y-%m-%d"),
+                                   result=result["result"] if result and RESULT.match(result["result"]) else None,
+                                   winrates=winrates or None)
+        except Exception as err:   # a file from another engine our reader does not take as is
+            print(f"vargo-web: the sgf is saved as the engine wrote it ({err})", file=sys.stderr)
+            return text
+        return data.decode("utf-8")
 
     def open(self, data: bytes) -> None:
         """The game of an SGF file (``loadsgf`` of a temporary copy); the moves are read back
