@@ -484,3 +484,26 @@ def test_loose_false_liberties_and_disto_gluttons_are_marked_on_demand(page):
     assert "gluttons" in page.find_element(By.ID, "rule-marks-toggle").text
     assert marked(page, "circle.glutton") == ["A2", "B1"]      # beside the meal A1
     box.find_element(By.TAG_NAME, "summary").click()
+
+
+# ----------------------------------------------------------------- a phone
+def test_a_phone_sized_page_previews_a_tap_and_plays_the_second(page):
+    page.set_window_size(390, 844)
+    try:
+        new_game(page, "go", 9)
+        board_box, panel = page.find_element(By.ID, "board").rect, page.find_element(By.ID, "panel").rect
+        width = page.execute_script("return document.documentElement.clientWidth")
+        assert board_box["width"] >= 0.9 * width and board_box["x"] + board_box["width"] <= width
+        assert panel["y"] >= board_box["y"] + board_box["height"]        # the panel below the board
+        page.find_element(By.CSS_SELECTOR, 'rect.point[data-vertex="C3"]').click()
+        assert marked(page, "circle.preview") == ["C3"] and body(page, "moves") == "0"
+        assert "tap it again" in page.find_element(By.ID, "hint").text
+        page.find_element(By.CSS_SELECTOR, 'rect.point[data-vertex="D4"]').click()   # changed my mind
+        assert marked(page, "circle.preview") == ["D4"] and body(page, "moves") == "0"
+        click(page, "D4")                                                  # the second tap plays
+        assert ("D4", "b") in stones(page) and not marked(page, "circle.preview")
+        assert not page.find_element(By.ID, "hint").is_displayed()
+        size = page.find_element(By.ID, "undo").rect
+        assert size["height"] >= 40 and size["width"] >= 40                # a finger's size
+    finally:
+        page.set_window_size(1200, 900)

@@ -36,7 +36,12 @@ let socket = null;
 let pinnedPv = null;    // the candidate move whose line stays drawn (clicked in the table)
 let hoveredPv = null;   // the candidate row under the mouse (its line is drawn meanwhile)
 
-const board = new Board($("board"), (vertex) => send({ type: "play", vertex }));
+// On a touch screen or a phone-sized window a tap shows the stone, and a second tap plays it.
+const confirmTaps = () => matchMedia("(pointer: coarse), (max-width: 700px)").matches;
+const board = new Board($("board"), (vertex) => send({ type: "play", vertex }), confirmTaps, (vertex) => {
+  $("hint").hidden = !vertex;
+  $("hint").textContent = vertex ? `${vertex}: tap it again to play there` : "";
+});
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));

@@ -31,12 +31,39 @@ function starPoints(size) {
 }
 
 export class Board {
-  // onClick(vertex) is called for a click on a point.
-  constructor(container, onClick) {
+  // onClick(vertex) is called for a click on a point; when confirmTaps() says so (a touch
+  // screen, a phone-sized window), the first tap only shows the stone and a second tap on the
+  // same point plays it. onPreview(vertex or null) hears of the shown stone.
+  constructor(container, onClick, confirmTaps = () => false, onPreview = () => {}) {
     this.container = container;
     this.onClick = onClick;
+    this.confirmTaps = confirmTaps;
+    this.onPreview = onPreview;
     this.size = 0;
     this.layers = {};
+    this.preview = null;
+    this.toMove = "b";
+  }
+
+  tap(vertex) {
+    if (!this.confirmTaps() || this.preview === vertex) {
+      this.showPreview(null);
+      this.onClick(vertex);
+      return;
+    }
+    this.showPreview(vertex);
+  }
+
+  showPreview(vertex) {
+    this.preview = vertex;
+    if (!this.layers.preview) return;
+    this.clear("preview");
+    if (vertex) {
+      const [x, y] = this.xy(vertex);
+      el("circle", { cx: x, cy: y, r: CELL / 2 - 2, class: `preview ${this.toMove}`, "data-vertex": vertex },
+        this.layers.preview);
+    }
+    this.onPreview(vertex);
   }
 
   xy(vertex) {
@@ -51,7 +78,7 @@ export class Board {
     this.container.textContent = "";
     const svg = el("svg", { viewBox: `0 0 ${span} ${span}`, role: "img" }, this.container);
     el("rect", { x: 0, y: 0, width: span, height: span, fill: "#dcb46a", class: "wood" }, svg);
-    for (const name of ["terrain", "grid", "ownership", "forts", "stones", "marks", "rules", "analysis", "pv", "points"]) {
+    for (const name of ["terrain", "grid", "ownership", "forts", "stones", "marks", "rules", "analysis", "pv", "preview", "points"]) {
       this.layers[name] = el("g", { class: name }, svg);
     }
     const grid = this.layers.grid;
@@ -73,7 +100,7 @@ export class Board {
         const vertex = vertexOf(r, c, size);
         const rect = el("rect", { x: MARGIN + (c - 0.5) * CELL, y: MARGIN + (r - 0.5) * CELL, width: CELL,
           height: CELL, class: "point", "data-vertex": vertex }, this.layers.points);
-        rect.addEventListener("click", () => this.onClick(vertex));
+        rect.addEventListener("click", () => this.tap(vertex));
       }
     }
   }
@@ -83,6 +110,8 @@ export class Board {
   // state: the server's view (board rows, marks, last move).
   draw(state) {
     if (state.size !== this.size) this.build(state.size);
+    this.toMove = state.fort_turn || state.to_move || "b";
+    this.showPreview(null);   // a new position: the stone shown before may not fit it
     for (const layer of ["terrain", "forts", "stones", "marks"]) this.clear(layer);
     const marks = state.marks || { mountains: [], water: [], forts: {}, meals: [] };
     const half = CELL / 2;
