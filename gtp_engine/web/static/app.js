@@ -142,6 +142,7 @@ function showState(s) {
   $("status").textContent = `${NAMES[s.variant] || s.variant} ${s.size}×${s.size}, komi ${s.komi}. ${status}`;
   document.body.dataset.over = s.result ? "true" : "false";
   document.body.dataset.paused = s.paused ? "true" : "false";
+  document.body.dataset.players = `${players.b} ${players.w}`;
   document.body.dataset.moves = String(s.moves.length);
   document.body.dataset.at = String(s.at);
   document.body.dataset.line = String(s.line.length);
