@@ -427,6 +427,9 @@ def test_a_game_is_stepped_through_and_a_new_branch_played(client):
     assert goto(client, 12)["board"] == end["board"]
     client.send(type="variation", number=5, index=7)
     assert "no variation 8" in client.until("error")["message"]
+    client.send(type="variation", number=13, index=0)
+    assert "not in this line" in client.until("error")["message"]
+    assert client.settled()["at"] == 12                    # refused: the board stayed
 
 
 SGF_WITH_VARIATIONS = "(;GM[1]FF[4]VR[go]SZ[5]KM[0.5];B[cc];W[bb](;B[dd];W[bd];B[ab])(;B[db];W[dc]))"

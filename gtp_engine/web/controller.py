@@ -711,11 +711,11 @@ class GameController:
     def choose(self, number: int, index: int) -> None:
         """Show variation ``index`` of move ``number`` (the board goes to just before it)."""
         try:
-            before = min(self.tree.at, number - 1)
-            self.goto(before)
-            self.tree.choose(number, index)
+            self.tree.check_choice(number, index)
         except IndexError as err:
             raise ControllerError(str(err)) from None
+        self.goto(min(self.tree.at, number - 1))
+        self.tree.choose(number, index)
 
     # ----------------------------------------------------------------- analysis
     def analyze(self, report: Callable[[dict], None], stop, interval_cs: int = ANALYSIS_INTERVAL_CS) -> None:

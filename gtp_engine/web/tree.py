@@ -100,15 +100,19 @@ class MoveTree:
     def choose(self, number: int, index: int) -> None:
         """Show variation ``index`` (0: the first) of move ``number``'s choices; the board stays
         before that move (``at`` at most ``number - 1``). IndexError for a choice not there."""
-        if not 1 <= number <= len(self.line) + 1:
-            raise IndexError(f"move {number} is not in this line")
+        self.check_choice(number, index)
         siblings = self.parent(number).children
-        if not 0 <= index < len(siblings):
-            raise IndexError(f"move {number} has no variation {index + 1}")
         del self.line[number - 1:]
         self.line.append(siblings[index])
         self._extend_from(siblings[index])
         self.at = min(self.at, number - 1)
+
+    def check_choice(self, number: int, index: int) -> None:
+        """IndexError, saying why, unless move ``number`` of the line has choice ``index``."""
+        if not 1 <= number <= len(self.line):
+            raise IndexError(f"move {number} is not in this line")
+        if not 0 <= index < len(self.parent(number).children):
+            raise IndexError(f"move {number} has no variation {index + 1}")
 
     def winrates(self) -> dict:
         """{moves played: Black's win rate} along the line, where an analysis ran."""
