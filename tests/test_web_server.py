@@ -525,3 +525,8 @@ def test_a_saved_game_has_players_date_result_and_the_win_rates_analysed(client)
     client.until("state", lambda m: m["result"])
     client.send(type="save")
     assert "RE[W+R]" in client.until("sgf")["text"]
+
+
+def test_every_message_but_state_has_an_action():
+    from gtp_engine.web.server import ACTIONS, MESSAGES
+    assert set(ACTIONS) == set(MESSAGES) - {"state"}

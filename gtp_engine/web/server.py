@@ -316,51 +316,67 @@ class BoardServer:
         return {"type": "state", "analysis_on": self.analysis_on, "paused": self.paused, **view}
 
     async def _handle(self, ws, message: dict) -> None:
-        kind = message["type"]
-        c = self.controller
+        """One checked message: its action (``ACTIONS``), then the new state to every page;
+        a refusal goes to this page alone and changes nothing."""
+        action = ACTIONS.get(message["type"])
         try:
-            if kind == "save":
-                await self._send(ws, {"type": "sgf", "text": await self._run(c.save)})
-            elif kind == "analyze":
-                self.analysis_on = message["on"]
-                if not self.analysis_on:
-                    await self._stop_analysis()
-                    await self.broadcast({"type": "analysis", "stopped": True})
-            elif kind == "pause":
-                self.paused = message["on"]
-                if self.paused:
-                    c.stop_clock()   # no clock runs while paused: nobody loses time
-                    if self.thinking:
-                        c.interrupt()   # the engine answers its move now (if it can be interrupted)
-            elif kind == "restart":
-                await self._stop_analysis()
-                if self._lock.locked():
-                    c.kill()   # frees the worker waiting on a hung engine
-                await self._run(c.restart)
-            elif kind == "new_game":
-                self.paused = False
-                await self._run(c.new_game, new_game_form(message))
-            elif kind in ("play", "pass"):
-                if self.paused:
-                    raise ControllerError("the game is paused: Continue first")
-                await self._run(c.play, message.get("vertex", "pass"))
-            elif kind == "undo":
-                await self._run(c.undo)
-                self.paused = self.paused or all(p == ENGINE for p in c.players.values())
-            elif kind == "resign":
-                await self._run(c.resign)
-            elif kind == "goto":
-                await self._run(c.goto, message["number"])
-            elif kind == "variation":
-                await self._run(c.choose, message["number"], message["index"])
-            elif kind == "open":
-                await self._run(c.open, message["sgf"].encode("utf-8"))
+            if action is not None:
+                await action(self, ws, message)
         except ControllerError as err:
             await self._send(ws, {"type": "error", "message": str(err)})
             if isinstance(err, EngineGone):
                 await self.broadcast(await self._state())
             return
         await self._changed()   # never raises: a death shows in the state
+
+    # the actions, one per message type (``state`` has none: it only asks for the state)
+    async def _save(self, ws, message):
+        await self._send(ws, {"type": "sgf", "text": await self._run(self.controller.save)})
+
+    async def _analyze_switch(self, ws, message):
+        self.analysis_on = message["on"]
+        if not self.analysis_on:
+            await self._stop_analysis()
+            await self.broadcast({"type": "analysis", "stopped": True})
+
+    async def _pause(self, ws, message):
+        self.paused = message["on"]
+        if self.paused:
+            self.controller.stop_clock()   # no clock runs while paused: nobody loses time
+            if self.thinking:
+                self.controller.interrupt()   # the engine answers its move now (if it can)
+
+    async def _restart(self, ws, message):
+        await self._stop_analysis()
+        if self._lock.locked():
+            self.controller.kill()   # frees the worker waiting on a hung engine
+        await self._run(self.controller.restart)
+
+    async def _new_game(self, ws, message):
+        self.paused = False
+        await self._run(self.controller.new_game, new_game_form(message))
+
+    async def _play(self, ws, message):
+        if self.paused:
+            raise ControllerError("the game is paused: Continue first")
+        await self._run(self.controller.play, message.get("vertex", "pass"))
+
+    async def _undo(self, ws, message):
+        c = self.controller
+        await self._run(c.undo)
+        self.paused = self.paused or all(p == ENGINE for p in c.players.values())
+
+    async def _resign(self, ws, message):
+        await self._run(self.controller.resign)
+
+    async def _goto(self, ws, message):
+        await self._run(self.controller.goto, message["number"])
+
+    async def _variation(self, ws, message):
+        await self._run(self.controller.choose, message["number"], message["index"])
+
+    async def _open(self, ws, message):
+        await self._run(self.controller.open, message["sgf"].encode("utf-8"))
 
     async def _changed(self) -> None:
         """After an action: the new state to every page, then the engine's moves if it is to
@@ -433,3 +449,12 @@ class BoardServer:
             if c.check_time():
                 await self._stop_analysis()
                 await self.broadcast(await self._state())
+
+
+#: What each message type does (``BoardServer._handle``); ``MESSAGES`` checks them first.
+ACTIONS = {
+    "save": BoardServer._save, "analyze": BoardServer._analyze_switch, "pause": BoardServer._pause,
+    "restart": BoardServer._restart, "new_game": BoardServer._new_game, "play": BoardServer._play,
+    "pass": BoardServer._play, "undo": BoardServer._undo, "resign": BoardServer._resign,
+    "goto": BoardServer._goto, "variation": BoardServer._variation, "open": BoardServer._open,
+}
