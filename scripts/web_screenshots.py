@@ -67,8 +67,10 @@ class Page:
         Select(self.d.find_element(By.ID, "black")).select_by_value(black)
         Select(self.d.find_element(By.ID, "white")).select_by_value(white)
         self.d.find_element(By.ID, "start").click()
+        engines = black == white == "engine"   # they may have moved before we look
         self.wait(lambda d: f"{size}×{size}" in d.find_element(By.ID, "status").text
-                  and self.body("moves") == "0")
+                  and self.body("players") == f"{black} {white}"
+                  and (engines or self.body("moves") == "0"))
         box.find_element(By.TAG_NAME, "summary").click()   # fold the form for the picture
 
     def click(self, *vertices):
@@ -140,6 +142,7 @@ def terrain(page):
     page.new_game("terrain", 9, black="engine", white="engine", terrain_seed=5, forts="search")
     page.engines_play(10)
     page.open_rules()   # the legend: what each point is worth
+    page.d.execute_script("document.getElementById('legend').scrollIntoView({block: 'end'})")
 
 
 def review(page):
@@ -156,9 +159,14 @@ def review(page):
 def phone(page):
     """A phone's page: the board the whole width, a stone shown by a first tap."""
     page.new_game("go", 9)
-    page.click("E5", "C4", "E3", "G5")
+    for vertex in ("E5", "C4", "E3", "G5"):   # a tap shows the stone, the second plays it
+        moves = int(page.body("moves"))
+        for _ in range(2):
+            page.d.find_element(By.CSS_SELECTOR, f'rect.point[data-vertex="{vertex}"]').click()
+        page.wait(lambda d: int(page.body("moves")) > moves)
     page.d.find_element(By.CSS_SELECTOR, 'rect.point[data-vertex="F4"]').click()
     page.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "circle.preview"))
+    page.d.execute_script("window.scrollTo(0, 0)")   # clicks scrolled the point into view
 
 
 GAMES = {"go": go, "loose": loose, "goncrete": goncrete, "disto": disto, "terrain": terrain,
