@@ -206,7 +206,8 @@ def test_analysis_shading_appears_and_stops(page):
     rows = page.find_elements(By.CSS_SELECTOR, "#candidates tbody tr")
     assert rows and "%" in rows[0].text
     assert page.find_element(By.ID, "board").rect == board_box     # the board did not move
-    on_fresh(page, "#candidates tbody tr", lambda row: webdriver.ActionChains(page).move_to_element(row).perform())
+    hover = lambda row: webdriver.ActionChains(page).move_to_element(row).perform()  # noqa: E731
+    on_fresh(page, "#candidates tbody tr", hover)
     wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "g.pv > g"), "the principal variation on hover")
     webdriver.ActionChains(page).move_to_element(page.find_element(By.ID, "status")).perform()
     assert not page.find_elements(By.CSS_SELECTOR, "g.pv > g")
@@ -292,7 +293,7 @@ def test_resign_and_abandoning_a_game_ask_first(page):
     page.find_element(By.ID, "resign").click()
     page.find_element(By.ID, "confirm-yes").click()
     wait_for(page, lambda d: body(d, "over") == "true", "the resignation")
-    assert "B+R" in page.find_element(By.ID, "status").text or "W+R" in page.find_element(By.ID, "status").text
+    assert "Game over: B+R" in page.find_element(By.ID, "status").text   # White, to move, resigned
 
 
 def clock_texts(driver):
@@ -462,7 +463,8 @@ def test_terrain_go_shows_its_score_and_a_legend_of_what_points_are_worth(page):
     box = page.find_element(By.ID, "rules-box")
     box.find_element(By.TAG_NAME, "summary").click()
     assert "Terrain Go" in box.text and "mountain" in page.find_element(By.ID, "how-to-play").text
-    legend = {row.get_attribute("data-kind"): row.text for row in page.find_elements(By.CSS_SELECTOR, ".legend-row")}
+    legend = {row.get_attribute("data-kind"): row.text
+              for row in page.find_elements(By.CSS_SELECTOR, ".legend-row")}
     assert legend["water"].endswith("1.5 points") and legend["mountain"].endswith("0 points")
     assert legend["plain"].endswith("1 point") and legend["fort"].endswith("3 points")   # 12·81/361
     box.find_element(By.TAG_NAME, "summary").click()

@@ -768,9 +768,9 @@ class GameController:
         winrates = {n: w for n, w in self.tree.winrates().items() if n <= len(self.tree.line)}
         try:
             record = sgf.SgfRecord.from_bytes(text.encode("utf-8"))
+            finished = result["result"] if result and RESULT.match(result["result"]) else None
             data = record.to_bytes(black_name=names["b"], white_name=names["w"],
-                                   date=time.strftime("%Y-%m-%d"),
-                                   result=result["result"] if result and RESULT.match(result["result"]) else None,
+                                   date=time.strftime("%Y-%m-%d"), result=finished,
                                    winrates=winrates or None)
         except Exception as err:   # a file from another engine our reader does not take as is
             print(f"vargo-web: the sgf is saved as the engine wrote it ({err})", file=sys.stderr)
