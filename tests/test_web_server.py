@@ -530,3 +530,32 @@ def test_a_saved_game_has_players_date_result_and_the_win_rates_analysed(client)
 def test_every_message_but_state_has_an_action():
     from gtp_engine.web.server import ACTIONS, MESSAGES
     assert set(ACTIONS) == set(MESSAGES) - {"state"}
+
+
+def test_a_second_vargo_web_on_the_default_port_takes_the_next_free_one_and_says_so():
+    import signal
+    import socket
+    import subprocess
+    from gtp_engine.web.cli import DEFAULT_PORT
+    busy = socket.socket()
+    try:
+        busy.bind(("127.0.0.1", DEFAULT_PORT))
+        busy.listen()
+    except OSError:
+        pass   # taken already (another board on this machine): as good for this test
+    web = subprocess.Popen([sys.executable, "-m", "gtp_engine.web", "--size", "5", "--playouts", "20"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = web.stdout.readline()
+        url = web.stdout.readline().strip()
+        assert first.startswith("vargo-web: the board of") and url.startswith("http://127.0.0.1:")
+        port = int(url.split(":")[2].split("/")[0])
+        assert DEFAULT_PORT < port < DEFAULT_PORT + 50 and http_status(url) == 200
+        web.send_signal(signal.SIGINT)
+        _, errors = web.communicate(timeout=60)
+        assert f"port {DEFAULT_PORT} is in use, so the board is on port {port}" in errors
+        assert "Traceback" not in errors
+    finally:
+        if web.poll() is None:
+            web.kill()
+        busy.close()
