@@ -1,5 +1,6 @@
 """Screenshots of the browser board for README: one game of each kind in the page, saved as
-``docs/web-<game>.png``.
+``docs/web-<game>.png``, a game under review with a variation (``docs/web-review.png``) and the
+page on a phone (``docs/web-phone.png``).
 
 Usage: ``python scripts/web_screenshots.py [--out docs] [--playouts 300]``. Needs the ``web``
 and ``test`` extras and Debian's ``chromium`` and ``chromium-driver``. Each game starts its own
@@ -66,8 +67,10 @@ class Page:
         Select(self.d.find_element(By.ID, "black")).select_by_value(black)
         Select(self.d.find_element(By.ID, "white")).select_by_value(white)
         self.d.find_element(By.ID, "start").click()
+        engines = black == white == "engine"   # they may have moved before we look
         self.wait(lambda d: f"{size}×{size}" in d.find_element(By.ID, "status").text
-                  and self.body("moves") == "0")
+                  and self.body("players") == f"{black} {white}"
+                  and (engines or self.body("moves") == "0"))
         box.find_element(By.TAG_NAME, "summary").click()   # fold the form for the picture
 
     def click(self, *vertices):
@@ -92,6 +95,16 @@ class Page:
                   and d.find_elements(By.CSS_SELECTOR, "rect.ownership"))
         time.sleep(3)   # a few more reports: steadier numbers
 
+    def open_rules(self):
+        """Unfold "How to play" (the game's rules, Terrain Go's legend, the rule marks)."""
+        box = self.d.find_element(By.ID, "rules-box")
+        if not box.get_attribute("open"):
+            box.find_element(By.TAG_NAME, "summary").click()
+
+    def goto(self, button, at):
+        self.d.find_element(By.ID, button).click()
+        self.wait(lambda d: self.body("at") == str(at))
+
     def shoot(self, path: Path):
         self.d.save_screenshot(str(path))
         print(f"wrote {path}")
@@ -109,6 +122,7 @@ def go(page):
 def loose(page):
     page.new_game("loose", 9)
     page.click("G7", "G3", "C7", "E7", *LOOSE_FLIP)
+    page.open_rules()   # false liberties marked
 
 
 def goncrete(page):
@@ -121,14 +135,44 @@ def disto(page):
     page.new_game("disto", 9)
     page.click("E5", "D4", "F4", "A2", "A1", "E3", "C3", "B1")
     page.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "path.meal"))
+    page.open_rules()   # gluttons marked
 
 
 def terrain(page):
     page.new_game("terrain", 9, black="engine", white="engine", terrain_seed=5, forts="search")
     page.engines_play(10)
+    page.open_rules()   # the legend: what each point is worth
+    page.d.execute_script("document.getElementById('legend').scrollIntoView({block: 'end'})")
 
 
-GAMES = {"go": go, "loose": loose, "goncrete": goncrete, "disto": disto, "terrain": terrain}
+def review(page):
+    """A game stepped back to move 6, where a variation was tried."""
+    page.new_game("go", 9)
+    page.click("E5", "C4", "E3", "G5", "F6", "D6", "C3", "D3", "D4")
+    for _ in range(3):
+        page.goto("back", int(page.body("at")) - 1)
+    page.click("E4")
+    page.d.find_element(By.CSS_SELECTOR, '#variations button.variation[data-index="0"]').click()
+    page.wait(lambda d: page.body("line") == "9")
+
+
+def phone(page):
+    """A phone's page: the board the whole width, a stone shown by a first tap."""
+    page.new_game("go", 9)
+    for vertex in ("E5", "C4", "E3", "G5"):   # a tap shows the stone, the second plays it
+        moves = int(page.body("moves"))
+        for _ in range(2):
+            page.d.find_element(By.CSS_SELECTOR, f'rect.point[data-vertex="{vertex}"]').click()
+        page.wait(lambda d: int(page.body("moves")) > moves)
+    page.d.find_element(By.CSS_SELECTOR, 'rect.point[data-vertex="F4"]').click()
+    page.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "circle.preview"))
+    page.d.execute_script("window.scrollTo(0, 0)")   # clicks scrolled the point into view
+
+
+GAMES = {"go": go, "loose": loose, "goncrete": goncrete, "disto": disto, "terrain": terrain,
+         "review": review, "phone": phone}
+#: the window of a picture that is not the desktop's
+WINDOWS = {"phone": (390, 844)}
 
 
 def main():
@@ -148,6 +192,7 @@ def main():
                                       str(options.playouts), "--seed", "1"])
                 server.start_in_thread()
                 try:
+                    driver.set_window_size(*WINDOWS.get(name, (options.width, options.height)))
                     page = Page(driver, server.url)
                     GAMES[name](page)
                     page.shoot(options.out / f"web-{name}.png")

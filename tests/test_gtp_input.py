@@ -71,7 +71,7 @@ VALID = {
     "showboard": [], "terrain_generate": ["5", "mountains=6"],
     "terrain_load": ["/".join(["........."] * 9)], "terrain_show": [],
     "time_left": ["b", "30", "0"], "time_settings": ["300", "30", "5"], "undo": [],
-    "vargo-false_liberties": [], "vargo-meals": [], "variant": ["go"], "version": [],
+    "vargo-false_liberties": [], "vargo-meals": [], "vargo-score": [], "variant": ["go"], "version": [],
     "lz-analyze": ["b", "10"], "kata-analyze": ["b", "10", "ownership", "true"],
     "lz-genmove_analyze": ["b", "10"], "kata-genmove_analyze": ["w", "interval", "10"],
     "vargo-ownership": ["b"], "vargo-best_moves": ["b", "visits"], "vargo-pv": ["w"],

@@ -13,7 +13,7 @@ import pytest
 from web_helpers import start_server
 
 webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.common.exceptions import TimeoutException  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -78,6 +78,17 @@ def wait_for(driver, condition, what="the page"):
                              f"message {message!r}") from None
 
 
+def on_fresh(driver, selector, action):
+    """``action(element)`` on the first element of ``selector``, found again when the page
+    replaced it meanwhile (the analysis table is rebuilt with every report)."""
+    for _ in range(50):
+        try:
+            return action(driver.find_element(By.CSS_SELECTOR, selector))
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError(f"{selector} kept changing")
+
+
 def body(driver, name):
     return driver.find_element(By.TAG_NAME, "body").get_attribute(f"data-{name}")
 
@@ -97,8 +108,12 @@ def new_game(driver, variant, size, black="human", white="human", **fields):
     Select(driver.find_element(By.ID, "black")).select_by_value(black)
     Select(driver.find_element(By.ID, "white")).select_by_value(white)
     driver.find_element(By.ID, "start").click()
+    if driver.find_element(By.ID, "confirm").is_displayed():   # a game was going: abandon it
+        driver.find_element(By.ID, "confirm-yes").click()
+    engines = black == white == "engine"   # they may have moved before we look
     wait_for(driver, lambda d: f"{size}×{size}" in d.find_element(By.ID, "status").text
-             and body(d, "moves") == "0" and d.find_elements(By.CSS_SELECTOR, f'rect.point[data-vertex="A{size}"]'),
+             and body(d, "players") == f"{black} {white}"
+             and (engines or body(d, "moves") == "0") and d.find_elements(By.CSS_SELECTOR, f'rect.point[data-vertex="A{size}"]'),
              f"a new {variant} game")
 
 
@@ -117,7 +132,9 @@ def stones(driver):
 
 
 def marked(driver, selector):
-    return sorted(e.get_attribute("data-vertex") for e in driver.find_elements(By.CSS_SELECTOR, selector))
+    """The points of the board's shapes of ``selector`` (the legend's pictures are not the board)."""
+    board = driver.find_element(By.ID, "board")
+    return sorted(e.get_attribute("data-vertex") for e in board.find_elements(By.CSS_SELECTOR, selector))
 
 
 # ----------------------------------------------------------------- the games
@@ -149,7 +166,7 @@ def test_a_disto_meal_is_marked(page):
 
 def test_a_terrain_go_map_is_drawn_with_its_forts(page):
     new_game(page, "terrain", 9, terrain_seed=5, forts="search")
-    wait_for(page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "path.fort")) == 4, "the four forts")
+    wait_for(page, lambda d: len(marked(d, "path.fort")) == 4, "the four forts")
     expected = GtpEngine([sys.executable, "-m", "gtp_engine", "--variant", "terrain", "--size", "9"])
     try:
         expected.send("terrain_generate 5")
@@ -181,13 +198,25 @@ def test_a_goncrete_annihilation_ends_the_game(page):
 def test_analysis_shading_appears_and_stops(page):
     new_game(page, "go", 5)
     click(page, "C3")
+    assert not page.find_element(By.ID, "analysis").is_displayed()   # nothing to show yet
+    board_box = page.find_element(By.ID, "board").rect
     page.find_element(By.ID, "analyze").click()
     wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "rect.ownership")
              and d.find_elements(By.CSS_SELECTOR, "g.candidate"), "ownership shading")
     rows = page.find_elements(By.CSS_SELECTOR, "#candidates tbody tr")
     assert rows and "%" in rows[0].text
-    webdriver.ActionChains(page).move_to_element(rows[0]).perform()
-    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "g.pv"), "the principal variation on hover")
+    assert page.find_element(By.ID, "board").rect == board_box     # the board did not move
+    hover = lambda row: webdriver.ActionChains(page).move_to_element(row).perform()  # noqa: E731
+    on_fresh(page, "#candidates tbody tr", hover)
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "g.pv > g"), "the principal variation on hover")
+    webdriver.ActionChains(page).move_to_element(page.find_element(By.ID, "status")).perform()
+    assert not page.find_elements(By.CSS_SELECTOR, "g.pv > g")
+    on_fresh(page, "#candidates tbody tr", lambda row: row.click())   # a tap: no hover
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "g.pv > g")
+             and d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr.pinned"),
+             "the principal variation pinned by a click")
+    time.sleep(1)   # it stays through the next reports, with the pointer elsewhere
+    assert page.find_elements(By.CSS_SELECTOR, "g.pv > g")
     wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#graph circle.graph-point"), "the win rate graph")
     page.find_element(By.ID, "analyze").click()
     wait_for(page, lambda d: not d.find_elements(By.CSS_SELECTOR, "rect.ownership")
@@ -232,3 +261,254 @@ def test_a_dead_engine_shows_and_restarts_with_the_game(page, server):
              "the restarted engine")
     assert stones(page) == before and body(page, "moves") == "2"
     click(page, "D4")
+
+
+# ----------------------------------------------------------------- rough edges
+def test_an_error_goes_when_undo_makes_it_untrue(page):
+    new_game(page, "go", 5)
+    click(page, "C3")
+    page.find_element(By.CSS_SELECTOR, 'rect.point[data-vertex="C3"]').click()
+    wait_for(page, lambda d: "occupied" in d.find_element(By.ID, "message").text, "the refusal")
+    page.find_element(By.ID, "undo").click()
+    wait_for(page, lambda d: body(d, "moves") == "0", "the undo")
+    assert not page.find_element(By.ID, "message").is_displayed()
+
+
+def test_resign_and_abandoning_a_game_ask_first(page):
+    new_game(page, "go", 5)
+    click(page, "C3")
+    page.find_element(By.ID, "resign").click()
+    assert "Resign" in page.find_element(By.ID, "confirm-text").text
+    page.find_element(By.ID, "confirm-no").click()
+    time.sleep(0.5)
+    assert body(page, "over") == "false" and not page.find_element(By.ID, "confirm").is_displayed()
+    box = page.find_element(By.ID, "new-game-box")
+    if not box.get_attribute("open"):
+        box.find_element(By.TAG_NAME, "summary").click()
+    page.find_element(By.ID, "start").click()
+    assert "Abandon" in page.find_element(By.ID, "confirm-text").text
+    page.find_element(By.ID, "confirm-no").click()
+    time.sleep(0.5)
+    assert body(page, "moves") == "1"
+    page.find_element(By.ID, "resign").click()
+    page.find_element(By.ID, "confirm-yes").click()
+    wait_for(page, lambda d: body(d, "over") == "true", "the resignation")
+    assert "Game over: B+R" in page.find_element(By.ID, "status").text   # White, to move, resigned
+
+
+def clock_texts(driver):
+    return driver.find_element(By.ID, "clock-b").text, driver.find_element(By.ID, "clock-w").text
+
+
+def test_a_paused_clock_does_not_run(page, server):
+    new_game(page, "go", 5, black="engine", white="engine", main_time=1)
+    wait_for(page, lambda d: int(body(d, "moves")) >= 2, "the engines' first moves")
+    page.find_element(By.ID, "pause").click()
+    wait_for(page, lambda d: body(d, "paused") == "true" and body(d, "thinking") == "", "the pause")
+    time.sleep(0.5)   # the move under way when Pause came has landed
+    before, moves = clock_texts(page), body(page, "moves")
+    assert server.controller.clock.running is None
+    time.sleep(3)
+    assert clock_texts(page) == before and body(page, "moves") == moves
+    assert page.find_element(By.ID, "pause").text == "Continue"
+    page.find_element(By.ID, "pause").click()
+    wait_for(page, lambda d: int(body(d, "moves")) > int(moves) or body(d, "over") == "true",
+             "the game going on")
+    new_game(page, "go", 5, main_time=0.01)    # 0.6 s for Black, who does not move
+    assert page.find_element(By.ID, "pause").is_displayed()
+    wait_for(page, lambda d: body(d, "over") == "true", "Black's time running out")
+    assert "W+T" in page.find_element(By.ID, "status").text
+    assert not page.find_element(By.ID, "pause").is_displayed()   # nothing to continue
+    assert clock_texts(page)[0] == "0:00"
+
+
+# ----------------------------------------------------------------- review
+def boards_along(moves, variant, size):
+    """The stones after each number of ``moves`` (0 to all), from an engine of our own."""
+    engine = GtpEngine([sys.executable, "-m", "gtp_engine", "--playouts", "20"])
+    try:
+        engine.send("variant go")
+        engine.send(f"boardsize {size}")
+        engine.send(f"variant {variant}")
+        engine.send("clear_board")
+        boards = []
+        for i in range(len(moves) + 1):
+            rows = [line.split() for line in engine.send("gogui-rules_board").splitlines() if line.strip()]
+            boards.append({(f"{'ABCDEFGHJ'[c]}{size - r}", {"X": "b", "O": "w"}[p])
+                           for r, row in enumerate(rows) for c, p in enumerate(row) if p in "XO"})
+            if i < len(moves):
+                engine.send(f"play {moves[i][0]} {moves[i][1]}")
+        return boards
+    finally:
+        engine.kill()
+
+
+def press(driver, key):
+    at = body(driver, "at")
+    webdriver.ActionChains(driver).send_keys(key).perform()
+    wait_for(driver, lambda d: body(d, "at") != at, f"the key {key!r}")
+
+
+def test_a_game_reviewed_move_by_move_with_keys_and_buttons(page):
+    from selenium.webdriver.common.keys import Keys
+    new_game(page, "loose", 5)
+    for vertex in LOOSE_FLIP:
+        click(page, vertex)
+    moves = [("bw"[i % 2], v) for i, v in enumerate(LOOSE_FLIP)]
+    boards = boards_along(moves, "loose", 5)
+    items = page.find_elements(By.CSS_SELECTOR, "#move-list li")
+    assert [e.text for e in items[:2]] == ["1. B B3", "2. W A3"] and len(items) == 12
+    page.find_element(By.ID, "status").click()   # the keys go to the page, not a form field
+    press(page, Keys.HOME)
+    assert body(page, "at") == "0" and not stones(page)
+    for number in range(1, len(moves) + 1):
+        press(page, Keys.ARROW_RIGHT)
+        assert body(page, "at") == str(number)
+        assert stones(page) == boards[number], number
+        current = page.find_element(By.CSS_SELECTOR, "#move-list li.current")
+        assert current.get_attribute("data-number") == str(number)
+    assert marked(page, "circle.flipped") == ["B3"]     # the engine's marks at that move
+    press(page, Keys.ARROW_LEFT)
+    assert stones(page) == boards[11] and not marked(page, "circle.flipped")
+    page.find_element(By.ID, "first").click()
+    wait_for(page, lambda d: body(d, "at") == "0", "the start")
+    page.find_element(By.ID, "forward").click()
+    wait_for(page, lambda d: body(d, "at") == "1", "one move forward")
+    page.find_elements(By.CSS_SELECTOR, "#move-list li")[3].click()
+    wait_for(page, lambda d: body(d, "at") == "4", "the click on move 4")
+    assert stones(page) == boards[4] and "Move 4 of 12" in page.find_element(By.ID, "status").text
+    click(page, "D2")                          # play resumes here, as a variation
+    assert body(page, "line") == "5" and body(page, "at") == "5"
+    assert page.find_elements(By.CSS_SELECTOR, "#move-list li.branch")
+    choices = page.find_elements(By.CSS_SELECTOR, "#variations button.variation")
+    assert [c.text for c in choices] == ["B E1", "B D2"]
+    choices[0].click()
+    wait_for(page, lambda d: body(d, "line") == "12", "the game's own line again")
+    page.find_element(By.ID, "end").click()
+    wait_for(page, lambda d: body(d, "at") == "12", "the end")
+    assert stones(page) == boards[12]
+
+
+def test_an_sgf_with_variations_opened_and_browsed(page, tmp_path):
+    path = tmp_path / "variations.sgf"
+    path.write_text("(;GM[1]FF[4]VR[go]SZ[5]KM[0.5];B[cc];W[bb](;B[dd];W[bd];B[ab])(;B[db];W[dc]))")
+    new_game(page, "go", 5)
+    page.find_element(By.ID, "open-file").send_keys(str(path))
+    wait_for(page, lambda d: body(d, "line") == "5" and body(d, "at") == "5", "the opened game")
+    main = boards_along([("b", "C3"), ("w", "B4"), ("b", "D2"), ("w", "B2"), ("b", "A4")], "go", 5)
+    side = boards_along([("b", "C3"), ("w", "B4"), ("b", "D4"), ("w", "D3")], "go", 5)
+    assert stones(page) == main[5]
+    page.find_element(By.ID, "first").click()
+    wait_for(page, lambda d: body(d, "at") == "0", "the start")
+    for number in range(1, 6):
+        page.find_element(By.ID, "forward").click()
+        wait_for(page, lambda d: body(d, "at") == str(number), f"move {number}")
+        assert stones(page) == main[number]
+    page.find_element(By.CSS_SELECTOR, '#variations button.variation[data-index="1"]').click()
+    wait_for(page, lambda d: body(d, "line") == "4", "the variation")
+    assert body(page, "at") == "2" and stones(page) == side[2]
+    for number in (3, 4):
+        page.find_element(By.ID, "forward").click()
+        wait_for(page, lambda d: body(d, "at") == str(number), f"variation move {number}")
+        assert stones(page) == side[number]
+
+
+# ----------------------------------------------------------------- the score and the rules
+def engine_count(variant, size, moves, setup=()):
+    """``gogui-rules_final_result``'s totals after ``moves``, from an engine of our own."""
+    engine = GtpEngine([sys.executable, "-m", "gtp_engine", "--playouts", "20"])
+    try:
+        engine.send("variant go")
+        engine.send(f"boardsize {size}")
+        engine.send(f"variant {variant}")
+        for command in setup:
+            engine.send(command)
+        engine.send("clear_board")
+        for color, vertex in moves:
+            engine.send(f"play {color} {vertex}")
+        result, _, rest = engine.send("gogui-rules_final_result").partition(":")
+        black, white = (part.split()[1] for part in rest.split("(")[0].split(","))
+        return result.strip(), black, white
+    finally:
+        engine.kill()
+
+
+@pytest.mark.parametrize("variant, size, vertices, parts", [
+    ("go", 5, ["A2", "D4", "B1"], ["Black 3 (stones 2, territory 1)"]),    # A1 is Black's
+    ("loose", 5, LOOSE_FLIP, ["Black 4 (stones 4)", "White 13 (stones 7, komi 6)"]),   # B3 flipped
+    ("goncrete", 5, ["A2", "D4", "B1"], ["Black 3 (stones 2, territory 1)"]),
+    ("disto", 5, ["A1", "A2", "C3", "B1"], ["1 in meals, not counted"]),
+])
+def test_the_score_is_shown_live_in_each_game(page, variant, size, vertices, parts):
+    new_game(page, variant, size)
+    for vertex in vertices:
+        click(page, vertex)
+    moves = [("bw"[i % 2], v) for i, v in enumerate(vertices)]
+    result, black, white = engine_count(variant, size, moves)
+    shown = page.find_element(By.ID, "score").text
+    assert f"Black {black}" in shown and f"White {white}" in shown and f"Counted now: {result}" in shown
+    assert all(part in shown for part in parts), shown
+
+
+def test_terrain_go_shows_its_score_and_a_legend_of_what_points_are_worth(page):
+    new_game(page, "terrain", 9, terrain_seed=5, forts="search")
+    wait_for(page, lambda d: len(marked(d, "path.fort")) == 4, "the four forts")
+    wait_for(page, lambda d: "Black to move" in d.find_element(By.ID, "status").text, "the first move")
+    legal = [v for v in ("C3", "G7", "C7", "G3", "E5", "D5", "F5")
+             if not page.find_elements(By.CSS_SELECTOR, f'[data-vertex="{v}"]:not(rect.point)')]
+    for vertex in legal[:2]:
+        click(page, vertex)
+    shown = page.find_element(By.ID, "score").text
+    assert "Black" in shown and "White" in shown and "komi" in shown and "Counted now: " in shown
+    box = page.find_element(By.ID, "rules-box")
+    box.find_element(By.TAG_NAME, "summary").click()
+    assert "Terrain Go" in box.text and "mountain" in page.find_element(By.ID, "how-to-play").text
+    legend = {row.get_attribute("data-kind"): row.text
+              for row in page.find_elements(By.CSS_SELECTOR, ".legend-row")}
+    assert legend["water"].endswith("1.5 points") and legend["mountain"].endswith("0 points")
+    assert legend["plain"].endswith("1 point") and legend["fort"].endswith("3 points")   # 12·81/361
+    box.find_element(By.TAG_NAME, "summary").click()
+
+
+def test_loose_false_liberties_and_disto_gluttons_are_marked_on_demand(page):
+    new_game(page, "loose", 5)
+    for vertex in LOOSE_FLIP[:-1]:
+        click(page, vertex)
+    box = page.find_element(By.ID, "rules-box")
+    box.find_element(By.TAG_NAME, "summary").click()
+    toggle = page.find_element(By.ID, "show-rules")
+    assert "false liberties" in page.find_element(By.ID, "rule-marks-toggle").text
+    # A2 touches black A1, white A3 and B2, and no empty point
+    assert marked(page, "circle.false-liberty") == ["A2"]
+    toggle.click()
+    assert not marked(page, "circle.false-liberty")
+    toggle.click()
+    new_game(page, "disto", 5)
+    for vertex in ("A1", "A2", "C3", "B1"):
+        click(page, vertex)
+    assert "gluttons" in page.find_element(By.ID, "rule-marks-toggle").text
+    assert marked(page, "circle.glutton") == ["A2", "B1"]      # beside the meal A1
+    box.find_element(By.TAG_NAME, "summary").click()
+
+
+# ----------------------------------------------------------------- a phone
+def test_a_phone_sized_page_previews_a_tap_and_plays_the_second(page):
+    page.set_window_size(390, 844)
+    try:
+        new_game(page, "go", 9)
+        board_box, panel = page.find_element(By.ID, "board").rect, page.find_element(By.ID, "panel").rect
+        width = page.execute_script("return document.documentElement.clientWidth")
+        assert board_box["width"] >= 0.9 * width and board_box["x"] + board_box["width"] <= width
+        assert panel["y"] >= board_box["y"] + board_box["height"]        # the panel below the board
+        page.find_element(By.CSS_SELECTOR, 'rect.point[data-vertex="C3"]').click()
+        assert marked(page, "circle.preview") == ["C3"] and body(page, "moves") == "0"
+        assert "tap it again" in page.find_element(By.ID, "hint").text
+        page.find_element(By.CSS_SELECTOR, 'rect.point[data-vertex="D4"]').click()   # changed my mind
+        assert marked(page, "circle.preview") == ["D4"] and body(page, "moves") == "0"
+        click(page, "D4")                                                  # the second tap plays
+        assert ("D4", "b") in stones(page) and not marked(page, "circle.preview")
+        assert not page.find_element(By.ID, "hint").is_displayed()
+        size = page.find_element(By.ID, "undo").rect
+        assert size["height"] >= 40 and size["width"] >= 40                # a finger's size
+    finally:
+        page.set_window_size(1200, 900)

@@ -12,10 +12,10 @@ import urllib.request
 
 import pytest
 
-from web_helpers import Client, start_server, websocket
+from web_helpers import ENGINE, Client, start_server, websocket
 
 from gtp_engine.web.controller import parse_analysis
-from gtp_engine.web.server import BadMessage, parse_message
+from gtp_engine.web.server import BadMessage, BoardServer, parse_message
 
 LOOSE_FLIP = ["B3", "A3", "E5", "B4", "E1", "C4", "A1", "B2", "E2", "C2", "pass", "D3"]
 
@@ -327,3 +327,235 @@ def test_pause_while_the_engine_thinks_makes_it_answer_its_move_now():
         client.close()
     finally:
         server.stop_in_thread()
+
+
+# ----------------------------------------------------------------- the command line's port
+@pytest.mark.parametrize("port", ["99999", "-5", "http"])
+def test_a_port_that_is_no_port_is_a_clear_error_with_exit_code_2(port):
+    import subprocess
+    done = subprocess.run([sys.executable, "-m", "gtp_engine.web", "--port", port],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "is not a port number (0 to 65535)" in done.stderr
+    assert "Traceback" not in done.stderr and not done.stdout
+
+
+def test_the_default_port_taken_moves_to_the_next_free_one():
+    import socket
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    taken = busy.getsockname()[1]
+    server = BoardServer(ENGINE + ["--size", "5"], port=taken, port_tries=20)
+    try:
+        server.start_in_thread()
+        assert taken < server.port < taken + 20 and f":{server.port}/" in server.url
+        assert http_status(server.url) == 200
+    finally:
+        server.stop_in_thread()
+        busy.close()
+
+
+def test_a_given_port_that_is_taken_is_refused():
+    import socket
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    server = BoardServer(ENGINE + ["--size", "5"], port=busy.getsockname()[1])
+    try:
+        with pytest.raises(OSError):
+            server.start_in_thread()
+    finally:
+        server.stop_in_thread()
+        busy.close()
+
+
+def test_deeply_nested_json_is_refused_and_the_session_goes_on(client):
+    before = play(client, "C3")
+    text = "[" * 1100 + "]" * 1100
+    assert 2000 <= len(text) <= 2300
+    client.send_raw(text)
+    assert client.until("error")["message"] == "bad message: JSON nested too deeply"
+    after = client.settled()
+    assert after["moves"] == before["moves"]
+    play(client, "B2")
+
+
+# ----------------------------------------------------------------- review
+def board_after(moves, size=5, variant="loose"):
+    """The board the engine shows after ``moves``, from an engine of its own."""
+    from gtp_engine.match.gtp_client import GtpEngine
+    engine = GtpEngine(ENGINE)
+    try:
+        engine.send("variant go")
+        engine.send(f"boardsize {size}")
+        engine.send(f"variant {variant}")
+        engine.send("clear_board")
+        for color, vertex in moves:
+            engine.send(f"play {color} {vertex}")
+        table = {"X": "b", "O": "w"}
+        return [[table.get(p, ".") for p in line.split()]
+                for line in engine.send("gogui-rules_board").splitlines() if line.strip()]
+    finally:
+        engine.kill()
+
+
+def goto(client, number):
+    client.send(type="goto", number=number)
+    return client.until("state", lambda m: m["at"] == number)
+
+
+def test_a_game_is_stepped_through_and_a_new_branch_played(client):
+    end = play(client, *LOOSE_FLIP)
+    line = [tuple(m) for m in end["moves"]]
+    for number in (0, 3, 11, 12, 5):
+        state = goto(client, number)
+        assert state["line"] == end["moves"] and state["moves"] == end["moves"][:number]
+        assert state["board"] == board_after(line[:number]), number
+    assert goto(client, 11)["last"]["vertex"] == "pass"
+    state = goto(client, 12)
+    assert state["last"] == end["last"]                    # the flip, as the engine tells it
+    state = goto(client, 4)
+    assert state["to_move"] == "b" and state["legal"]
+    state = play(client, "D2")                             # a new branch at move 5
+    assert state["at"] == 5 and len(state["line"]) == 5
+    assert state["variations"] == [{"number": 5, "choices": [
+        {"color": "b", "vertex": "E1", "current": False}, {"color": "b", "vertex": "D2", "current": True}]}]
+    client.send(type="variation", number=5, index=0)       # back to the game's own line
+    state = client.until("state", lambda m: len(m["line"]) == 12)
+    assert state["at"] == 4 and state["line"] == end["moves"]
+    assert goto(client, 12)["board"] == end["board"]
+    client.send(type="variation", number=5, index=7)
+    assert "no variation 8" in client.until("error")["message"]
+    client.send(type="variation", number=13, index=0)
+    assert "not in this line" in client.until("error")["message"]
+    assert client.settled()["at"] == 12                    # refused: the board stayed
+
+
+SGF_WITH_VARIATIONS = "(;GM[1]FF[4]VR[go]SZ[5]KM[0.5];B[cc];W[bb](;B[dd];W[bd];B[ab])(;B[db];W[dc]))"
+
+
+def test_an_opened_sgf_is_browsed_with_its_variations(client):
+    client.send(type="open", sgf=SGF_WITH_VARIATIONS)
+    state = client.until("state", lambda m: m["variant"] == "go" and len(m["line"]) == 5)
+    assert state["at"] == 5 and state["variations"][0]["number"] == 3
+    assert [c["vertex"] for c in state["variations"][0]["choices"]] == ["D2", "D4"]
+    state = goto(client, 1)
+    assert state["board"] == board_after([("b", "C3")], variant="go")
+    client.send(type="variation", number=3, index=1)
+    state = client.until("state", lambda m: len(m["line"]) == 4)
+    assert state["at"] == 1
+    state = goto(client, 4)
+    line = [("b", "C3"), ("w", "B4"), ("b", "D4"), ("w", "D3")]
+    assert [tuple(m) for m in state["moves"]] == line
+    assert state["board"] == board_after(line, variant="go")
+    client.send(type="save")
+    assert "D4" not in client.until("sgf")["text"].split("SZ")[0]
+
+
+# ----------------------------------------------------------------- the score's parts (vargo-score)
+def score_parts(answer):
+    lines = {line.split()[0]: line.split()[1:] for line in answer.splitlines()}
+    return {key: dict(zip(words[::2], map(float, words[1::2]))) if key != "result" else words[0]
+            for key, words in lines.items()}
+
+
+@pytest.mark.parametrize("variant, size, setup, moves", [
+    ("go", 5, [], ["b A2", "w D4", "b B1", "w pass", "b C3"]),
+    ("loose", 5, [], [f"{'bw'[i % 2]} {v}" for i, v in enumerate(LOOSE_FLIP)]),
+    ("disto", 5, [], ["b A1", "w A2", "b C3", "w B1"]),
+    ("goncrete", 5, [], ["b A1", "w A2", "b pass", "w B1"]),
+    ("terrain", 9, ["terrain_generate 5", "genfort w", "genfort b", "genfort w", "genfort b"], []),
+])
+def test_vargo_score_parts_add_up_to_the_engines_count(variant, size, setup, moves):
+    from gtp_engine.match.gtp_client import GtpEngine
+    engine = GtpEngine(ENGINE)
+    try:
+        for command in ["variant go", f"boardsize {size}", f"variant {variant}", *setup]:
+            engine.send(command)
+        for move in moves:
+            engine.send(f"play {move}")
+        if variant == "terrain":   # Black's stones alone: every region touches Black only
+            for _ in range(2):
+                engine.send(f"play b {engine.send('gogui-rules_legal_moves').split()[0]}")
+                engine.send("play w pass")
+        parts = score_parts(engine.send("vargo-score"))
+        result, _, rest = engine.send("gogui-rules_final_result").partition(":")
+        black, white = (float(p.split()[1]) for p in rest.split("(")[0].split(","))
+    finally:
+        engine.kill()
+    assert parts["result"] == result
+    for color, total in (("black", black), ("white", white)):
+        counted = parts[color]
+        assert counted["total"] == total
+        assert sum(v for k, v in counted.items() if k not in ("total", "meals")) == total, counted
+    if variant == "disto":
+        assert parts["black"]["meals"] == 1 and parts["black"]["stones"] == 1   # A1 eaten, C3 counts
+    if variant == "go":
+        assert parts["black"]["territory"] == 1                                 # A1
+    if variant == "terrain":
+        assert parts["values"] == {"plain": 1, "mountain": 0, "water": 1.5, "fort": 3}
+        assert parts["black"]["water"] > 0 and parts["black"]["forts"] == 2 * 3   # White's two forts
+        assert parts["white"]["forts"] == 0 and parts["white"]["stones"] == 0
+
+
+# ----------------------------------------------------------------- saving
+def test_a_saved_game_has_players_date_result_and_the_win_rates_analysed(client):
+    import re as regex
+    client.send(type="new_game", variant="loose", size=5, black="human", white="engine")
+    client.until("state", lambda m: not m["moves"] and m["players"]["w"] == "engine")
+    client.send(type="play", vertex="C3")
+    client.until("state", lambda m: len(m["moves"]) == 2)
+    client.send(type="analyze", on=True)
+    client.until("analysis", lambda m: m.get("winrate") is not None)
+    client.send(type="analyze", on=False)
+    client.until("analysis", lambda m: m.get("stopped"))
+    client.send(type="goto", number=1)                      # saved whole, from any position
+    client.until("state", lambda m: m["at"] == 1)
+    client.send(type="save")
+    text = client.until("sgf")["text"]
+    assert "PB[human]" in text and regex.search(r"PW\[vargo[^\]]*\]", text)
+    assert regex.search(r"DT\[\d{4}-\d\d-\d\d\]", text) and "RE[" not in text
+    assert len(regex.findall(r"(?<![A-Z])[BW]\[[a-e]{2}\]", text)) == 2    # both moves of the line
+    assert regex.search(r"SBKV\[\d+(\.\d+)?\]", text) and "Black's win rate" in text
+    assert client.settled()["at"] == 1
+    client.send(type="goto", number=2)
+    client.until("state", lambda m: m["at"] == 2)
+    client.send(type="resign")
+    client.until("state", lambda m: m["result"])
+    client.send(type="save")
+    assert "RE[W+R]" in client.until("sgf")["text"]
+
+
+def test_every_message_but_state_has_an_action():
+    from gtp_engine.web.server import ACTIONS, MESSAGES
+    assert set(ACTIONS) == set(MESSAGES) - {"state"}
+
+
+def test_a_second_vargo_web_on_the_default_port_takes_the_next_free_one_and_says_so():
+    import signal
+    import socket
+    import subprocess
+    from gtp_engine.web.cli import DEFAULT_PORT
+    busy = socket.socket()
+    try:
+        busy.bind(("127.0.0.1", DEFAULT_PORT))
+        busy.listen()
+    except OSError:
+        pass   # taken already (another board on this machine): as good for this test
+    web = subprocess.Popen([sys.executable, "-m", "gtp_engine.web", "--size", "5", "--playouts", "20"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = web.stdout.readline()
+        url = web.stdout.readline().strip()
+        assert first.startswith("vargo-web: the board of") and url.startswith("http://127.0.0.1:")
+        port = int(url.split(":")[2].split("/")[0])
+        assert DEFAULT_PORT < port < DEFAULT_PORT + 50 and http_status(url) == 200
+        web.send_signal(signal.SIGINT)
+        _, errors = web.communicate(timeout=60)
+        assert f"port {DEFAULT_PORT} is in use, so the board is on port {port}" in errors
+        assert "Traceback" not in errors
+    finally:
+        if web.poll() is None:
+            web.kill()
+        busy.close()

@@ -10,6 +10,7 @@ which GoGui shows the true board of every game, and scripts read it.
   rather than an empty list that GoGui would take for a finished game.
 - ``gogui-rules_captured_count``: stones captured by Black, then by White (Go captures and
   Goncrete removals; Loose flips and Disto meals take nothing off the board).
+- ``vargo-score``: the count ``gogui-rules_final_result`` makes, part by part (see there).
 """
 
 from ..board import CAPTURE_LOOSE, CAPTURE_MEALS, CAPTURE_REMOVE
@@ -114,6 +115,61 @@ def board_marks(game, with_liberties: bool = False) -> str:
         false = position.false_liberties()
         if false:
             lines.append("COLOR red " + " ".join(format_vertex(p) for p in false))
+    return "\n".join(lines)
+
+
+@TABLE.query("vargo-score")
+def score_parts(engine, args):
+    """The position counted as final (as ``gogui-rules_final_result``: no stone taken for
+    dead), part by part, one line per colour, then the result::
+
+        black stones 12 territory 3 water 1.5 forts 0 meals 0 total 16.5
+        white stones 10 territory 2 water 0 forts 12 meals 0 komi 7.5 total 31.5
+        result W+15
+        values plain 1 mountain 0 water 1.5 fort 12
+
+    The last line, in Terrain Go only, says what each kind of point is worth (T5, T7).
+    ``stones``: the colour's counted stones on plain points (in Loose and Disto, where no
+    territory counts, on any point: L4, D4); ``territory``: empty plain points of regions that
+    touch only that colour (Go3, T6); ``water``: the colour's water points, stones or territory,
+    1.5 each (T5; mountains count 0); ``forts``: the opponent's forts in the colour's territory
+    (T7); ``meals``: the colour's stones in meals, which Disto does not count (D4, shown, not
+    added). The totals are the engine's score."""
+    from .. import board
+    expect(args, 0, usage="vargo-score")
+    game = engine.game
+    position, size, scoring = game.position, game.size, game.rules.scoring
+    owners = position.owner_map(scoring)
+    parts = {color: dict.fromkeys(("stones", "territory", "water", "forts", "meals"), 0)
+             for color in (Color.BLACK, Color.WHITE)}
+    meals = set(position.meals()) if scoring == board.SCORE_STONES_NOT_MEALS else set()
+    for point in meals:
+        parts[Color(position.stone_at(point))]["meals"] += 1
+    for row in range(size):
+        for col in range(size):
+            point, owner = (row, col), owners[row * size + col]
+            if not owner:
+                continue
+            counted = parts[Color(owner)]
+            terrain, stone = position.terrain_at(point), position.stone_at(point)
+            if scoring != board.SCORE_AREA:
+                counted["stones"] += 1
+            elif position.fort_at(point):
+                counted["forts"] += game.fort_value if position.fort_at(point) != owner else 0
+            elif terrain == board.WATER:
+                counted["water"] += 1.5
+            elif terrain == board.PLAIN:
+                counted["stones" if stone else "territory"] += 1
+    score = game.score()
+    lines = []
+    for color, total in ((Color.BLACK, score.black), (Color.WHITE, score.white)):
+        words = [f"{name} {value:g}" for name, value in parts[color].items()]
+        if color == Color.WHITE:
+            words.append(f"komi {game.komi:g}")
+        lines.append(f"{color.word} {' '.join(words)} total {total:g}")
+    lines.append(f"result {score.result}")
+    if game.rules.has_terrain:
+        lines.append(f"values plain 1 mountain 0 water 1.5 fort {game.fort_value:g}")
     return "\n".join(lines)
 
 

@@ -18,6 +18,8 @@ holds a lock around every call).
 """
 
 import os
+import re
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field, replace
@@ -27,6 +29,7 @@ from ..coords import COLUMNS, format_vertex
 from ..files import write_atomically
 from ..match.gtp_client import (DEFAULT_COMMAND_TIMEOUT, EngineDied, EngineTimeout, GtpCommandError,
                                 GtpEngine, GtpFailure, MalformedResponse)
+from .tree import MoveTree, tree_of_sgf_nodes
 
 HUMAN, ENGINE = "human", "engine"
 COLORS = ("b", "w")
@@ -34,6 +37,8 @@ COLOR_WORDS = {"b": "black", "w": "white"}
 VARIANTS = ("go", "loose", "goncrete", "disto", "terrain")
 #: Seconds a genmove may take before the engine is taken for hung (with a clock: its time left).
 GENMOVE_TIMEOUT = 600.0
+#: A result SGF's RE takes (``B+3.5``, ``W+R``, ``0``).
+RESULT = re.compile(r"^(0|[BW]\+(\d+(\.\d+)?|R|T|F))$")
 #: Centiseconds between two analysis reports.
 ANALYSIS_INTERVAL_CS = 30
 
@@ -101,15 +106,15 @@ class Clock:
 class Setup:
     """How the game began, as a new engine process needs it before the moves: the rules
     (``variant`` None for an engine without variants), size and komi; for Terrain Go the map
-    and forts as ``terrain_show`` wrote them; for a game opened from a file, its bytes and how
-    many of its moves are among the game's moves."""
+    and forts as ``terrain_show`` wrote them; for a game opened from a file, its bytes and its
+    main line (``loadsgf`` replays as much of it as the moves on the board share)."""
 
     variant: Optional[str]
     size: int
     komi: float
     terrain: Optional[str] = None
     sgf: Optional[bytes] = None
-    sgf_moves: int = 0
+    sgf_line: Tuple[Tuple[str, str], ...] = ()   #: the file's main line
     main_time: float = 0.0
     byo_yomi: float = 0.0
 
@@ -192,16 +197,26 @@ class GameController:
         self.label = label
         self.engine: Optional[GtpEngine] = None
         self.dead: Optional[str] = None
-        self.moves: List[Tuple[str, str]] = []
+        self.tree = MoveTree()
         self.players = {"b": HUMAN, "w": ENGINE}
         self.resigned: Optional[str] = None
         self.timed_out: Optional[str] = None
         self.clock: Optional[Clock] = None
         self.forts_by_search = False
-        self.winrates: Dict[int, float] = {}
         self.name = ""
         self._start_engine()
         self.setup = self._setup_from_engine()
+
+    @property
+    def moves(self) -> List[Tuple[str, str]]:
+        """The moves on the board (the line on show up to the position shown)."""
+        return self.tree.moves
+
+    @property
+    def reviewing(self) -> bool:
+        """Whether the board shows a position before the end of the line (nobody's clock runs,
+        the engine does not move; a move played here starts a variation)."""
+        return self.tree.at < len(self.tree.line)
 
     # ----------------------------------------------------------------- the process
     def _start_engine(self) -> None:
@@ -213,6 +228,7 @@ class GameController:
                 "gogui-rules_side_to_move", "gogui-rules_final_result", "last_move_info", "forts",
                 "terrain_show", "terrain_generate", "terrain_load", "fort", "genfort", "get_komi",
                 "final_score", "kata-analyze", "printsgf", "loadsgf", "undo", "list_stones",
+                "vargo-score", "vargo-false_liberties", "vargo-meals",
                 "all_legal", "time_settings", "time_left", "gogui-interrupt")}
         except GtpFailure as err:
             self._died(err)
@@ -261,7 +277,7 @@ class GameController:
     def _replay(self) -> None:
         setup = self.setup
         if setup.sgf is not None:
-            kept = min(setup.sgf_moves, len(self.moves))
+            kept = shared_start(setup.sgf_line, self.moves)
             self._load_file(setup.sgf, kept + 1)
             rest = self.moves[kept:]
         else:
@@ -307,8 +323,8 @@ class GameController:
         """Start the game of the form. Refused (the old game stays) when the engine refuses a
         part of it."""
         self.stop_clock()
-        saved = (self.setup, list(self.moves), dict(self.players), self.resigned, self.timed_out,
-                 self.clock, self.forts_by_search, dict(self.winrates))
+        saved = (self.setup, self.tree, dict(self.players), self.resigned, self.timed_out,
+                 self.clock, self.forts_by_search)
         try:
             self._set_rules(form.variant, form.size)
             if form.komi is not None:
@@ -316,7 +332,7 @@ class GameController:
             komi = self._engine_komi(form.komi if form.komi is not None else 7.5)
             self.setup = Setup(form.variant if self.known["variant"] else None, form.size, komi,
                                main_time=form.main_time, byo_yomi=form.byo_yomi)
-            self.moves, self.resigned, self.timed_out, self.winrates = [], None, None, {}
+            self.tree, self.resigned, self.timed_out = MoveTree(), None, None
             self.players = {"b": form.black, "w": form.white}
             self.forts_by_search = form.forts == "search"
             self.clock = Clock(form.main_time, form.byo_yomi) if form.main_time or form.byo_yomi else None
@@ -326,8 +342,8 @@ class GameController:
                 self._remember_terrain()
             self._send_time_settings()
         except ControllerError:
-            (self.setup, self.moves, self.players, self.resigned, self.timed_out, self.clock,
-             self.forts_by_search, self.winrates) = saved
+            (self.setup, self.tree, self.players, self.resigned, self.timed_out, self.clock,
+             self.forts_by_search) = saved
             if self.dead is None:
                 try:
                     self._replay()
@@ -447,6 +463,50 @@ class GameController:
                         marks["forts"][vertex] = label[0].lower()
         return marks
 
+    def score(self) -> Optional[dict]:
+        """The position counted as final, as the game counts it: ``{"b": {part: value,
+        ..., "total": n}, "w": {...}, "result": "B+3"}`` from ``vargo-score`` (and in Terrain
+        Go ``"values"``: what each kind of point is worth); with only
+        ``gogui-rules_final_result``, the totals; None from an engine with neither."""
+        if self.known["vargo-score"]:
+            parts = {}
+            for line in self.send("vargo-score").splitlines():
+                words = line.split()
+                if words and words[0] in ("black", "white"):
+                    parts[words[0][0]] = {k: float(v) for k, v in zip(words[1::2], words[2::2])}
+                elif words[:1] == ["result"] and len(words) == 2:
+                    parts["result"] = words[1]
+                elif words[:1] == ["values"]:
+                    parts["values"] = {k: float(v) for k, v in zip(words[1::2], words[2::2])}
+            return parts
+        if self._knows("gogui-rules_final_result"):
+            text = self.send("gogui-rules_final_result")
+            match = re.match(r"\s*(\S+): black (\S+), white (\S+)", text)
+            if match:
+                return {"b": {"total": float(match[2])}, "w": {"total": float(match[3])},
+                        "result": match[1]}
+        return None
+
+    def rule_marks(self) -> dict:
+        """The marks that show a game's own rules, from the engine's ruler views: Loose's false
+        liberties (``vargo-false_liberties``), Disto's gluttons (``vargo-meals``)."""
+        marks = {}
+        if self.setup.variant == "loose" and self.known["vargo-false_liberties"]:
+            marks["false_liberties"] = self._gfx_points(self.send("vargo-false_liberties"), "COLOR")
+        if self.setup.variant == "disto" and self.known["vargo-meals"]:
+            marks["gluttons"] = self._gfx_points(self.send("vargo-meals"), "CIRCLE")
+        return marks
+
+    @staticmethod
+    def _gfx_points(text: str, kind: str) -> List[str]:
+        """The points of one kind of GoGui gfx line (``COLOR red D4 E5``: the colour skipped)."""
+        points = []
+        for line in text.splitlines():
+            words = line.split()
+            if words and words[0].upper() == kind:
+                points += [w.upper() for w in words[1:] if w[:1].isalpha() and w[1:].isdigit()]
+        return points
+
     def last_move(self) -> Optional[dict]:
         """The last move and what it did: ``flipped``, ``removed``, ``captured``, ``meals``."""
         if not self.moves:
@@ -469,6 +529,7 @@ class GameController:
             except EngineGone:
                 pass
         return {"dead": self.dead, "size": self.size, "moves": self.moves,
+                "line": self.tree.line_moves, "at": self.tree.at,
                 "players": self.players, "engine": self.name}
 
     def _live_view(self) -> dict:
@@ -481,13 +542,15 @@ class GameController:
             "last": self.last_move(), "moves": self.moves, "players": self.players,
             "to_move": fort or self.to_move(), "fort_turn": fort, "legal": legal,
             "result": result, "clock": self.clock.view() if self.clock else None,
-            "winrates": {str(k): v for k, v in sorted(self.winrates.items())},
+            "winrates": {str(k): v for k, v in sorted(self.tree.winrates().items())},
+            "line": self.tree.line_moves, "at": self.tree.at, "variations": self.tree.variations(),
             "can_analyze": self.known["kata-analyze"], "dead": None,
+            "score": self.score(), "rule_marks": self.rule_marks(),
         }
 
     # ----------------------------------------------------------------- moves
     def _check_playing(self) -> None:
-        if self.resigned or self.timed_out:
+        if (self.resigned or self.timed_out) and not self.reviewing:
             raise ControllerError("the game is over")
 
     def play(self, vertex: str) -> None:
@@ -508,24 +571,30 @@ class GameController:
         color = self.to_move()
         if self.players[color] == ENGINE:
             raise ControllerError(f"it is the engine's turn ({COLOR_WORDS[color]})")
+        if self.reviewing:   # play resumes here: the line's end (and its result) is left behind
+            self.send(f"play {color} {vertex}")
+            self.resigned = self.timed_out = None
+            self.tree.add(color, vertex.upper() if vertex.lower() != "pass" else "pass")
+            return
         self._time_check(color)
         self.send(f"play {color} {vertex}")
         self._moved(color, vertex)
 
     def _moved(self, color: str, vertex: str) -> None:
-        self.moves.append((color, vertex.upper() if vertex.lower() != "pass" else "pass"))
+        self.tree.add(color, vertex.upper() if vertex.lower() != "pass" else "pass")
         if self.clock:
             self.clock.charge(color)
 
     def _time_check(self, color: str) -> None:
         if self.clock and self.clock.expired(color):
             self.timed_out = color
+            self.clock.left[color] = 0.0
             self.clock.running = None
             raise ControllerError(f"{COLOR_WORDS[color]} has run out of time")
 
     def engine_turn(self) -> bool:
-        """Whether the engine is to move (or to place a fort) now."""
-        if self.dead is not None or self.resigned or self.timed_out:
+        """Whether the engine is to move (or to place a fort) now (never while reviewing)."""
+        if self.dead is not None or self.resigned or self.timed_out or self.reviewing:
             return False
         fort = self.fort_turn()
         if fort is not None:
@@ -568,7 +637,7 @@ class GameController:
         """Run the clock of the side to move (when there is a clock and the game goes on)."""
         if self.clock and self.dead is None and not self.resigned and not self.timed_out:
             try:
-                playing = self.fort_turn() is None and not self.over()
+                playing = self.fort_turn() is None and not self.over() and not self.reviewing
                 self.clock.start(self.to_move() if playing else None)
             except EngineGone:
                 self.clock.running = None
@@ -583,6 +652,7 @@ class GameController:
         if self.clock and self.clock.running and not self.timed_out \
                 and self.clock.expired(self.clock.running):
             self.timed_out = self.clock.running
+            self.clock.left[self.timed_out] = 0.0   # the flag fell: its clock shows 0:00
             self.clock.running = None
             return True
         return False
@@ -612,11 +682,40 @@ class GameController:
     def _undo_one(self) -> None:
         if self.known["undo"]:
             self.send("undo")
-            self.moves.pop()
-            self.winrates.pop(len(self.moves) + 1, None)
+            self.tree.drop_last()
         else:
-            self.moves.pop()
+            self.tree.drop_last()
             self._replay()
+
+    # ----------------------------------------------------------------- review
+    def goto(self, number: int) -> None:
+        """Show the position after ``number`` moves of the line (0: the start; clamped to the
+        line), the engine taken there by ``undo`` or ``play`` (by replaying the game when it
+        cannot undo). A move the engine refuses on the way (a variation of a file) stops there
+        with its reason."""
+        number = max(0, min(number, len(self.tree.line)))
+        self.stop_clock()
+        if number < self.tree.at:
+            if self.known["undo"]:
+                while self.tree.at > number:
+                    self.send("undo")
+                    self.tree.at -= 1
+            else:
+                self.tree.at = number
+                self._replay()
+        while self.tree.at < number:
+            color, vertex = self.tree.line[self.tree.at].move
+            self.send(f"play {color} {vertex}")
+            self.tree.at += 1
+
+    def choose(self, number: int, index: int) -> None:
+        """Show variation ``index`` of move ``number`` (the board goes to just before it)."""
+        try:
+            self.tree.check_choice(number, index)
+        except IndexError as err:
+            raise ControllerError(str(err)) from None
+        self.goto(min(self.tree.at, number - 1))
+        self.tree.choose(number, index)
 
     # ----------------------------------------------------------------- analysis
     def analyze(self, report: Callable[[dict], None], stop, interval_cs: int = ANALYSIS_INTERVAL_CS) -> None:
@@ -629,7 +728,7 @@ class GameController:
             raise ControllerError("no analysis before the forts are placed")
         if self.over():
             raise ControllerError("the game is over")
-        color, size, number = self.to_move(), self.size, len(self.moves)
+        color, size, node = self.to_move(), self.size, self.tree.node(self.tree.at)
         try:
             self.engine.open_stream(f"kata-analyze {color} {interval_cs} ownership true")
             while not stop.is_set():
@@ -641,7 +740,7 @@ class GameController:
                 if line.startswith("info"):
                     info = parse_analysis(line, size, color)
                     if info["winrate"] is not None:
-                        self.winrates[number] = info["winrate"]
+                        node.winrate = info["winrate"]
                     report(info)
             self.engine.close_stream()
         except GtpCommandError as err:
@@ -651,10 +750,32 @@ class GameController:
 
     # ----------------------------------------------------------------- files
     def save(self) -> str:
-        """The game as SGF, as the engine writes it (``printsgf``: our variant properties)."""
+        """The line on show as SGF, as the engine writes it (``printsgf``: our variant
+        properties), with the players (``PB``, ``PW``: the engine's name or ``human``), today's
+        date (``DT``), the result when the game is over (``RE``) and Black's win rate at each
+        position an analysis ran (``SBKV`` and a comment). The board stays where it is."""
+        import sgf
         if not self.known["printsgf"]:
             raise ControllerError(f"this engine ({self.name}) cannot write sgf (no printsgf)")
-        return self.send("printsgf")
+        shown = self.tree.at
+        self.goto(len(self.tree.line))
+        try:
+            text = self.send("printsgf")
+            result = self.result()
+        finally:
+            self.goto(shown)
+        names = {c: (self.name or "engine") if self.players[c] == ENGINE else "human" for c in COLORS}
+        winrates = {n: w for n, w in self.tree.winrates().items() if n <= len(self.tree.line)}
+        try:
+            record = sgf.SgfRecord.from_bytes(text.encode("utf-8"))
+            finished = result["result"] if result and RESULT.match(result["result"]) else None
+            data = record.to_bytes(black_name=names["b"], white_name=names["w"],
+                                   date=time.strftime("%Y-%m-%d"), result=finished,
+                                   winrates=winrates or None)
+        except Exception as err:   # a file from another engine our reader does not take as is
+            print(f"vargo-web: the sgf is saved as the engine wrote it ({err})", file=sys.stderr)
+            return text
+        return data.decode("utf-8")
 
     def open(self, data: bytes) -> None:
         """The game of an SGF file (``loadsgf`` of a temporary copy); the moves are read back
@@ -680,8 +801,9 @@ class GameController:
         size = int(self.send("gogui-rules_board_size")) if self._knows("gogui-rules_board_size") \
             else record.game.size
         self.setup = Setup(variant, size, self._engine_komi(record.game.komi), sgf=bytes(data),
-                           sgf_moves=len(moves))
-        self.moves, self.resigned, self.timed_out, self.winrates = moves, None, None, {}
+                           sgf_line=tuple(moves))
+        self.tree = _tree_of_file(data, record.game.size, moves)
+        self.resigned, self.timed_out = None, None
         self.clock, self.forts_by_search = None, False
         if self.players["b"] == ENGINE and self.players["w"] == ENGINE:
             self.players = {"b": HUMAN, "w": HUMAN}   # an opened game waits for a person
@@ -695,6 +817,34 @@ class GameController:
 
 def _format(point) -> str:
     return format_vertex(point)
+
+
+def _tree_of_file(data: bytes, size: int, moves) -> MoveTree:
+    """The file's moves with their variations, its main line on show at its end; just the main
+    line when the variations cannot be read as the reader read the main line."""
+    import sgf.record
+
+    def read_move(node):
+        move = sgf.record.move_or_none(node, size)
+        if move is None:
+            return None
+        color, point = move
+        return color.letter, "pass" if point is None else _format(point)
+    try:
+        tree = tree_of_sgf_nodes(sgf.record.parse(data).get_root(), read_move)
+    except Exception:   # the main line was read: a variation the reader cannot follow is dropped
+        return MoveTree(moves)
+    return tree if tree.line_moves == list(moves) else MoveTree(moves)
+
+
+def shared_start(one, two) -> int:
+    """How many moves two lists of moves share from their start."""
+    count = 0
+    for a, b in zip(one, two):
+        if tuple(a) != tuple(b):
+            break
+        count += 1
+    return count
 
 
 def vertex_index(vertex: str, size: int) -> Tuple[int, int]:

@@ -15,6 +15,7 @@ next action stops it. The engine process ends with the server.
 """
 
 import asyncio
+import errno
 import json
 import math
 import re
@@ -32,6 +33,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 MAX_MESSAGE = 2 * 1024 * 1024     #: bytes of one websocket message (an SGF file fits)
 MAX_SGF = 1024 * 1024             #: characters of an opened SGF file
 VERTEX = re.compile(r"^[A-HJ-Za-hj-z](?:[1-9]|1[0-9]|2[0-5])$")
+MAX_MOVES = 100000                #: a move number the page may ask for
 TICK = 0.25                       #: seconds between two looks at the clock
 
 
@@ -85,6 +87,8 @@ MESSAGES = {
     "analyze": {"on": (_bool, True)},
     "pause": {"on": (_bool, True)},
     "open": {"sgf": (_text(MAX_SGF), True)},
+    "goto": {"number": (_integer(0, MAX_MOVES), True)},
+    "variation": {"number": (_integer(1, MAX_MOVES), True), "index": (_integer(0, MAX_MOVES), True)},
 }
 
 FIELD_HINTS = {
@@ -94,6 +98,7 @@ FIELD_HINTS = {
     "main_time": "seconds from 0 to 36000", "byo_yomi": "seconds from 0 to 3600",
     "vertex": "a vertex such as D4, or pass", "on": "true or false",
     "sgf": f"the text of an sgf file of at most {MAX_SGF} characters",
+    "number": f"a move number from 0 to {MAX_MOVES}", "index": f"a variation from 0 to {MAX_MOVES}",
 }
 
 
@@ -105,6 +110,8 @@ def parse_message(text) -> dict:
         message = json.loads(text)
     except ValueError as err:
         raise BadMessage(f"not JSON: {err}") from None
+    except RecursionError:   # the decoder recurses once per level of nesting
+        raise BadMessage("JSON nested too deeply") from None
     if not isinstance(message, dict):
         raise BadMessage("a message is a JSON object with a 'type'")
     kind = message.get("type")
@@ -137,9 +144,10 @@ class BoardServer:
     ``stop_in_thread`` do the same from ordinary code (tests, the screenshot script)."""
 
     def __init__(self, command, host: str = "127.0.0.1", port: int = 0,
-                 token: Optional[str] = None, engine_stderr=None):
+                 token: Optional[str] = None, engine_stderr=None, port_tries: int = 1):
         self.command = list(command)
         self.host, self.port = host, port
+        self.asked_port, self.port_tries = port, port_tries
         self.token = token or secrets.token_urlsafe(24)
         self.engine_stderr = engine_stderr
         self.controller: Optional[GameController] = None
@@ -173,13 +181,25 @@ class BoardServer:
         self.controller = await asyncio.to_thread(GameController, self.command, self.engine_stderr)
         self._runner = web.AppRunner(self.make_app(), access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
+        await self._listen()
         self.port = self._runner.addresses[0][1]
         shown = f"[{self.host}]" if ":" in self.host else self.host
         self.url = f"http://{shown}:{self.port}/{self.token}/"
         self._ticker = asyncio.create_task(self._tick())
         return self.url
+
+    async def _listen(self) -> None:
+        """Listen on ``port``, or on the next of ``port_tries`` ports when it is taken (the
+        last refusal is raised when all are)."""
+        for port in range(self.asked_port, self.asked_port + self.port_tries):
+            site = web.TCPSite(self._runner, self.host, port)
+            try:
+                await site.start()
+                return
+            except OSError as err:
+                if err.errno != errno.EADDRINUSE or port == self.asked_port + self.port_tries - 1 \
+                        or port >= 65535:
+                    raise
 
     async def stop(self) -> None:
         for task in (self._ticker, self._driver):
@@ -296,45 +316,67 @@ class BoardServer:
         return {"type": "state", "analysis_on": self.analysis_on, "paused": self.paused, **view}
 
     async def _handle(self, ws, message: dict) -> None:
-        kind = message["type"]
-        c = self.controller
+        """One checked message: its action (``ACTIONS``), then the new state to every page;
+        a refusal goes to this page alone and changes nothing."""
+        action = ACTIONS.get(message["type"])
         try:
-            if kind == "save":
-                await self._send(ws, {"type": "sgf", "text": await self._run(c.save)})
-            elif kind == "analyze":
-                self.analysis_on = message["on"]
-                if not self.analysis_on:
-                    await self._stop_analysis()
-                    await self.broadcast({"type": "analysis", "stopped": True})
-            elif kind == "pause":
-                self.paused = message["on"]
-                if self.paused and self.thinking:
-                    c.interrupt()   # the engine answers its move now (if it can be interrupted)
-            elif kind == "restart":
-                await self._stop_analysis()
-                if self._lock.locked():
-                    c.kill()   # frees the worker waiting on a hung engine
-                await self._run(c.restart)
-            elif kind == "new_game":
-                self.paused = False
-                await self._run(c.new_game, new_game_form(message))
-            elif kind == "play":
-                await self._run(c.play, message["vertex"])
-            elif kind == "pass":
-                await self._run(c.play, "pass")
-            elif kind == "undo":
-                await self._run(c.undo)
-                self.paused = self.paused or all(p == ENGINE for p in c.players.values())
-            elif kind == "resign":
-                await self._run(c.resign)
-            elif kind == "open":
-                await self._run(c.open, message["sgf"].encode("utf-8"))
+            if action is not None:
+                await action(self, ws, message)
         except ControllerError as err:
             await self._send(ws, {"type": "error", "message": str(err)})
             if isinstance(err, EngineGone):
                 await self.broadcast(await self._state())
             return
         await self._changed()   # never raises: a death shows in the state
+
+    # the actions, one per message type (``state`` has none: it only asks for the state)
+    async def _save(self, ws, message):
+        await self._send(ws, {"type": "sgf", "text": await self._run(self.controller.save)})
+
+    async def _analyze_switch(self, ws, message):
+        self.analysis_on = message["on"]
+        if not self.analysis_on:
+            await self._stop_analysis()
+            await self.broadcast({"type": "analysis", "stopped": True})
+
+    async def _pause(self, ws, message):
+        self.paused = message["on"]
+        if self.paused:
+            self.controller.stop_clock()   # no clock runs while paused: nobody loses time
+            if self.thinking:
+                self.controller.interrupt()   # the engine answers its move now (if it can)
+
+    async def _restart(self, ws, message):
+        await self._stop_analysis()
+        if self._lock.locked():
+            self.controller.kill()   # frees the worker waiting on a hung engine
+        await self._run(self.controller.restart)
+
+    async def _new_game(self, ws, message):
+        self.paused = False
+        await self._run(self.controller.new_game, new_game_form(message))
+
+    async def _play(self, ws, message):
+        if self.paused:
+            raise ControllerError("the game is paused: Continue first")
+        await self._run(self.controller.play, message.get("vertex", "pass"))
+
+    async def _undo(self, ws, message):
+        c = self.controller
+        await self._run(c.undo)
+        self.paused = self.paused or all(p == ENGINE for p in c.players.values())
+
+    async def _resign(self, ws, message):
+        await self._run(self.controller.resign)
+
+    async def _goto(self, ws, message):
+        await self._run(self.controller.goto, message["number"])
+
+    async def _variation(self, ws, message):
+        await self._run(self.controller.choose, message["number"], message["index"])
+
+    async def _open(self, ws, message):
+        await self._run(self.controller.open, message["sgf"].encode("utf-8"))
 
     async def _changed(self) -> None:
         """After an action: the new state to every page, then the engine's moves if it is to
@@ -344,7 +386,7 @@ class BoardServer:
             self._driver = asyncio.create_task(self._drive())
 
     async def _after_move(self) -> None:
-        await self._run(self.controller.start_clock)
+        await self._run(self.controller.stop_clock if self.paused else self.controller.start_clock)
         await self.broadcast(await self._state())
 
     async def _drive(self) -> None:
@@ -402,8 +444,17 @@ class BoardServer:
         while True:
             await asyncio.sleep(TICK)
             c = self.controller
-            if c.clock is None or self.thinking:
+            if c.clock is None or self.thinking or self.paused:
                 continue
             if c.check_time():
                 await self._stop_analysis()
                 await self.broadcast(await self._state())
+
+
+#: What each message type does (``BoardServer._handle``); ``MESSAGES`` checks them first.
+ACTIONS = {
+    "save": BoardServer._save, "analyze": BoardServer._analyze_switch, "pause": BoardServer._pause,
+    "restart": BoardServer._restart, "new_game": BoardServer._new_game, "play": BoardServer._play,
+    "pass": BoardServer._play, "undo": BoardServer._undo, "resign": BoardServer._resign,
+    "goto": BoardServer._goto, "variation": BoardServer._variation, "open": BoardServer._open,
+}

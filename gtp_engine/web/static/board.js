@@ -31,12 +31,39 @@ function starPoints(size) {
 }
 
 export class Board {
-  // onClick(vertex) is called for a click on a point.
-  constructor(container, onClick) {
+  // onClick(vertex) is called for a click on a point; when confirmTaps() says so (a touch
+  // screen, a phone-sized window), the first tap only shows the stone and a second tap on the
+  // same point plays it. onPreview(vertex or null) hears of the shown stone.
+  constructor(container, onClick, confirmTaps = () => false, onPreview = () => {}) {
     this.container = container;
     this.onClick = onClick;
+    this.confirmTaps = confirmTaps;
+    this.onPreview = onPreview;
     this.size = 0;
     this.layers = {};
+    this.preview = null;
+    this.toMove = "b";
+  }
+
+  tap(vertex) {
+    if (!this.confirmTaps() || this.preview === vertex) {
+      this.showPreview(null);
+      this.onClick(vertex);
+      return;
+    }
+    this.showPreview(vertex);
+  }
+
+  showPreview(vertex) {
+    this.preview = vertex;
+    if (!this.layers.preview) return;
+    this.clear("preview");
+    if (vertex) {
+      const [x, y] = this.xy(vertex);
+      el("circle", { cx: x, cy: y, r: CELL / 2 - 2, class: `preview ${this.toMove}`, "data-vertex": vertex },
+        this.layers.preview);
+    }
+    this.onPreview(vertex);
   }
 
   xy(vertex) {
@@ -51,7 +78,7 @@ export class Board {
     this.container.textContent = "";
     const svg = el("svg", { viewBox: `0 0 ${span} ${span}`, role: "img" }, this.container);
     el("rect", { x: 0, y: 0, width: span, height: span, fill: "#dcb46a", class: "wood" }, svg);
-    for (const name of ["terrain", "grid", "ownership", "forts", "stones", "marks", "analysis", "pv", "points"]) {
+    for (const name of ["terrain", "grid", "ownership", "forts", "stones", "marks", "rules", "analysis", "pv", "preview", "points"]) {
       this.layers[name] = el("g", { class: name }, svg);
     }
     const grid = this.layers.grid;
@@ -73,7 +100,7 @@ export class Board {
         const vertex = vertexOf(r, c, size);
         const rect = el("rect", { x: MARGIN + (c - 0.5) * CELL, y: MARGIN + (r - 0.5) * CELL, width: CELL,
           height: CELL, class: "point", "data-vertex": vertex }, this.layers.points);
-        rect.addEventListener("click", () => this.onClick(vertex));
+        rect.addEventListener("click", () => this.tap(vertex));
       }
     }
   }
@@ -83,6 +110,8 @@ export class Board {
   // state: the server's view (board rows, marks, last move).
   draw(state) {
     if (state.size !== this.size) this.build(state.size);
+    this.toMove = state.fort_turn || state.to_move || "b";
+    this.showPreview(null);   // a new position: the stone shown before may not fit it
     for (const layer of ["terrain", "forts", "stones", "marks"]) this.clear(layer);
     const marks = state.marks || { mountains: [], water: [], forts: {}, meals: [] };
     const half = CELL / 2;
@@ -133,6 +162,34 @@ export class Board {
       const [x, y] = this.xy(last.vertex);
       el("circle", { cx: x, cy: y, r: 5, class: "last-move", "data-vertex": last.vertex }, this.layers.marks);
     }
+  }
+
+  // marks: {false_liberties: [vertex], gluttons: [vertex]}, as the engine's ruler views give them
+  drawRuleMarks(marks) {
+    if (!this.layers.rules) return;
+    this.clear("rules");
+    for (const vertex of marks.false_liberties || []) {
+      const [x, y] = this.xy(vertex);
+      el("circle", { cx: x, cy: y, r: 6, class: "false-liberty", "data-vertex": vertex }, this.layers.rules);
+    }
+    for (const vertex of marks.gluttons || []) {
+      const [x, y] = this.xy(vertex);
+      el("circle", { cx: x, cy: y, r: CELL / 2 - 4, class: "glutton", "data-vertex": vertex }, this.layers.rules);
+    }
+  }
+
+  // A small picture of one kind of point, as the board draws it (for the legend).
+  static symbol(kind) {
+    const svg = el("svg", { viewBox: "-20 -20 40 40", width: 22, height: 22, class: "symbol" });
+    el("rect", { x: -20, y: -20, width: 40, height: 40, fill: "#dcb46a" }, svg);
+    if (kind === "water") el("rect", { x: -20, y: -20, width: 40, height: 40, class: "water" }, svg);
+    if (kind === "mountain") el("polygon", { points: "-16,13 0,-16 16,13", class: "mountain" }, svg);
+    if (kind === "fort") el("path", { d: "M-13,13 V-13 h7 v6 h5 v-6 h2 v6 h5 v-6 h7 V13 Z", class: "fort b" }, svg);
+    if (kind === "plain") {
+      el("line", { x1: -20, y1: 0, x2: 20, y2: 0, class: "legend-grid" }, svg);
+      el("line", { x1: 0, y1: -20, x2: 0, y2: 20, class: "legend-grid" }, svg);
+    }
+    return svg;
   }
 
   // analysis: {moves: [{move, visits, winrate, lead, pv}], ownership: [...] top row first, black's}
