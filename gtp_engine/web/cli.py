@@ -3,8 +3,8 @@
 Starts the browser board and prints its URL (with the token) on stdout. Without ``--engine``
 the engine is vargo itself (``python -m gtp_engine``) with every option not listed here, e.g.
 ``vargo-web --variant loose --size 9 --playouts 2000``; with ``--engine`` any GTP command line,
-e.g. ``vargo-web --engine "gnugo --mode gtp --level 5"`` (Go only). Ctrl-C ends the server and
-the engine.
+e.g. ``vargo-web --engine "/usr/games/gnugo --mode gtp --level 5"`` (Go only; Debian's path).
+Ctrl-C ends the server and the engine.
 """
 
 import argparse
@@ -54,7 +54,7 @@ def parse_args(argv: Optional[List[str]] = None):
                              "0: any free one)")
     parser.add_argument("--engine", metavar="COMMAND",
                         help="any GTP engine's command line instead of vargo, e.g. "
-                             "\"gnugo --mode gtp\"")
+                             "\"/usr/games/gnugo --mode gtp\"")
     parser.add_argument("--open", action="store_true", help="open the page in the default browser")
     return parser.parse_known_args(argv)
 
