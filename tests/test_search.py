@@ -402,6 +402,21 @@ def test_a_spare_eye_is_one_beyond_the_two_its_groups_need():
     assert not any(K.spare_eye(st, cell(game, v), int(Color.BLACK)) for v in ("A5", "A1"))
 
 
+def test_only_solid_eyes_count_as_the_two_a_group_keeps():
+    """White's C2 holds a diagonal of Black's B3: still an eye, but one White could make
+    false; so B3 may be filled (A5 and A1 stay, both solid), while A5 or A1 may not (B3 would
+    be one of the two left)."""
+    K = _backend.mirror
+    game = setup("loose", SPARE_EYES.replace("X X X O O\n    . X X O .", "X X O O O\n    . X X O ."))
+    st = game.position.state
+    black = int(Color.BLACK)
+    assert K.is_own_eye(st, cell(game, "B3"), black) and not K.solid_eye(st, cell(game, "B3"), black)
+    assert K.solid_eye(st, cell(game, "A5"), black) and K.solid_eye(st, cell(game, "A1"), black)
+    assert K.spare_eye(st, cell(game, "B3"), black)
+    assert not K.spare_eye(st, cell(game, "A5"), black)
+    assert not K.spare_eye(st, cell(game, "A1"), black)
+
+
 def test_every_game_has_a_row_of_settings_and_each_names_a_tunable_in_its_range():
     from gtp_engine.rules import ALL_RULES
     from gtp_engine.search import params

@@ -931,12 +931,30 @@ def _plainly_acceptable(st, cell, color):
 
 
 @jit
+def solid_eye(st, cell, color):
+    """An own single-point eye that no enemy move can make false: every diagonal on the
+    board is an own stone or another own single-point eye (``is_own_eye`` alone lets the
+    enemy hold one diagonal, or take it later)."""
+    if not is_own_eye(st, cell, color):
+        return False
+    w = int(st[HDR, H_WIDTH])
+    for d in (cell - w - 1, cell - w + 1, cell + w - 1, cell + w + 1):
+        v = st[BOARD, d]
+        if v == color or v == WALL or v == FORT:
+            continue
+        if v == EMPTY and is_own_eye(st, d, color):
+            continue
+        return False
+    return True
+
+
+@jit
 def spare_eye(st, cell, color):
     """Whether ``color``'s own single-point eye ``cell`` is one its groups do not need: the
-    groups around it, joined by a stone there, still touch two other single-point eyes. Two
-    eyes live in every game here (an enemy stone in one of them has no liberty, no true
-    liberty, or would feed a glutton in the other), so where eyes score nothing and stones do
-    (Loose, Disto), filling a spare eye is a point won."""
+    groups around it, joined by a stone there, still touch two other eyes that are solid
+    (``solid_eye``). Two eyes live in every game here (an enemy stone in one of them has no
+    liberty, no true liberty, or would feed a glutton in the other), so where eyes score
+    nothing and stones do (Loose, Disto), filling a spare eye is a point won."""
     w = int(st[HDR, H_WIDTH])
     other = 0
     seen0 = -1
@@ -958,7 +976,7 @@ def spare_eye(st, cell, color):
         while True:
             for e in (s - 1, s + 1, s - w, s + w):
                 if e != cell and e != other and st[BOARD, e] == EMPTY \
-                        and is_own_eye(st, e, color):
+                        and solid_eye(st, e, color):
                     if other > 0:
                         return True
                     other = e
