@@ -19,6 +19,7 @@ sources, and a stale cache of the search kernels is dropped before a new compile
   their compiled code), in the calling thread.
 """
 
+import dataclasses
 import hashlib
 import importlib
 import importlib.util
@@ -83,7 +84,7 @@ def wait_compiled(timeout: float) -> bool:
     return compiled()
 
 
-def _drop_stale_cache():
+def drop_stale_cache():
     """Remove numba's cached search kernels: they may embed an older board."""
     cache = _SOURCE.parent / "__pycache__"
     for path in cache.glob("kernels.*.nb[ic]"):
@@ -106,7 +107,7 @@ def load_search():
             with board_warmup.one_compile_at_a_time(name):
                 warm = board_warmup.cache_is_warm(name)
                 if not warm:
-                    _drop_stale_cache()
+                    drop_stale_cache()
                 module = importlib.import_module("gtp_engine.search.kernels")
                 # a warm cache: the player's entry points only, the others load on first use;
                 # a compile here compiles (and caches) them all
@@ -118,32 +119,105 @@ def load_search():
 
 def compile_now():
     """Compile (or load from the cache) the board and search kernels and use them from now
-    on; blocks the caller (a minute or two on a cold cache, seconds on a warm one)."""
+    on; blocks the caller (a minute or so on a cold cache, seconds on a warm one). A cold
+    cache is filled by ``python -m gtp_engine.search.warmup`` (its worker processes compile
+    side by side; progress on stderr); the kernels are then loaded here."""
+    if not cache_is_warm() and not compiled():
+        board_backend.fill_cache_in_subprocess("gtp_engine.search.warmup")
     board_backend.compile_now()
     return load_search()
+
+
+class CompileStatus:
+    """What the background warm-up is doing, for stderr's readers and the GTP command
+    ``compile_progress`` (the browser board polls it): ``state`` is ``"loading"`` (from a warm
+    cache), ``"compiling"`` (a first compile on this machine: the search runs the interim
+    pure-Python kernels meanwhile), ``"ready"`` (the compiled search is in use), ``"failed"``
+    (staying with pure Python) or ``"idle"`` (no warm-up started: scripts); the rest is the
+    compile's latest ``warmup.Snapshot`` (None before the first)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._state = "idle"
+        self._snapshot = None
+        self._at = time.monotonic()
+
+    def set_state(self, state: str) -> None:
+        with self._lock:
+            self._state = state
+
+    def record(self, line: str) -> None:
+        """Take a progress record of the compiling child (other lines are ignored)."""
+        from .warmup import Snapshot
+        try:
+            snapshot = Snapshot.parse(line)
+        except ValueError:
+            return
+        with self._lock:
+            self._snapshot = snapshot
+            self._at = time.monotonic()
+
+    def state(self) -> str:
+        with self._lock:
+            return "ready" if compiled() else self._state
+
+    def snapshot(self):
+        """(state, snapshot) with the ETAs counted down to now."""
+        with self._lock:
+            state = "ready" if compiled() else self._state
+            snap = self._snapshot
+            if snap is not None:
+                gone = time.monotonic() - self._at
+                snap = dataclasses.replace(
+                    snap,
+                    eta=None if snap.eta is None else max(0.0, snap.eta - gone),
+                    eta_search=None if snap.eta_search is None else max(0.0, snap.eta_search - gone))
+            return state, snap
+
+    def words(self) -> str:
+        """A few words for a search's summary made before the compiled kernels arrived."""
+        state, snap = self.snapshot()
+        if state == "loading":
+            return "loading the compiled kernels"
+        if state != "compiling" or snap is None:
+            return "the compiled kernels are not available"
+        left = "" if snap.eta_search is None else f", ready in about {snap.eta_search:.0f} s"
+        return f"compiling {100 * snap.share:.0f}% done{left}"
+
+
+status = CompileStatus()   #: the background warm-up's progress
+
+
+def _read_records(child) -> None:
+    for line in child.stdout:
+        status.record(line)
 
 
 def _warm_in_background():
     try:
         if not cache_is_warm():
-            # One child compiles the search kernels first (with the board kernels they call),
-            # then the board's other entry points, reusing what it compiled: the first genmove
-            # needs the search only, and a second child compiling the board beside it would
-            # compile the same board kernels again, which costs a loaded machine dearly.
+            # One child compiles it all, in worker processes of its own, the search's parts
+            # first; it writes its progress on our stderr, and records of it on its stdout,
+            # which ``status`` keeps.
+            status.set_state("compiling")
             module = "gtp_engine.search.warmup"
-            child = board_backend.start_compile_child(module, "--search-first")
+            child = board_backend.start_compile_child(module, "--machine", stdout=True)
+            threading.Thread(target=_read_records, args=(child,), daemon=True).start()
             while child.poll() is None and not cache_is_warm():
                 time.sleep(CHILD_POLL)
             if not cache_is_warm():   # the child failed: say so before compiling here
                 board_backend.wait_for_child(child, module)
+            status.set_state("loading")
             load_search()             # from the cache the child filled, or compiled here
             if child.returncode is None:
                 board_backend.wait_for_child(child, module)
         else:
+            status.set_state("loading")
             load_search()
         _log.info("compiled search kernels in use")
         board_backend.start_warmup().join()
     except Exception:  # the mirror keeps working; say why the fast path is missing
+        status.set_state("failed")
         _log.exception("could not compile the search kernels; staying with pure Python")
 
 

@@ -55,11 +55,11 @@ else:
     # the board kernels' options: _nrt=False, no reference counting of the arrays passed from
     # function to function (these kernels never allocate; one that does fails to compile),
     # and their indices taken as given, without numba's wraparound of negative ones
-    jit = numba.njit(**B.KERNEL_OPTIONS)
+    jit = B.kernel()
     jit_inline = numba.njit(**B.KERNEL_OPTIONS, inline="always")
     # long sums in any order (LLVM vectorizes a float sum only if it may reorder it): the
     # value net's dot products, which the tests compare with the reference within 1e-5
-    jit_sums = numba.njit(**B.KERNEL_OPTIONS, fastmath={"reassoc", "contract"})
+    jit_sums = B.kernel(fastmath={"reassoc", "contract"})
 
 # --------------------------------------------------------------------------- board names used
 play = B.play
