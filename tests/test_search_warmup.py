@@ -24,6 +24,9 @@ class Clock:
 
 PARTS = (Part("a", 40.0, search=True), Part("b", 40.0, search=True),
          Part("c", 20.0, after=("a", "b"), search=True), Part("d", 20.0))
+SPACED = (Part("search a", 40.0, search=True), Part("search b", 40.0, search=True),
+          Part("search c", 20.0, after=("search a", "search b"), search=True),
+          Part("board d", 20.0))
 
 
 def test_progress_counts_parts_and_shares_by_weight():
@@ -104,33 +107,35 @@ FAKE_WORKER = textwrap.dedent("""
     import sys, time
     for line in sys.stdin:
         part = line.strip()
-        time.sleep(0.3 if part == "a" else 0.05)
-        print("kernel", part, "k_" + part, flush=True)
-        if part == "d":
-            print("failed", part, "RuntimeError: no", flush=True)
+        time.sleep(0.3 if part == "search a" else 0.05)
+        print("kernel", part, "k", sep="\\t", flush=True)
+        if part == "board d":
+            print("failed", part, "RuntimeError: no", sep="\\t", flush=True)
         else:
-            print("done", part, "0.1", flush=True)
+            print("done", part, "0.1", sep="\\t", flush=True)
 """)
 
 
 def test_orchestra_runs_parts_in_order_with_heartbeats(monkeypatch):
+    """Part names hold spaces; a part starts once those it comes after are done."""
     monkeypatch.setattr(warmup, "HEARTBEAT", 0.05)
     events = []
     ready = []
-    orchestra = Orchestra(PARTS, 2, lambda snap, event: events.append((event, snap)),
+    orchestra = Orchestra(SPACED, 2, lambda snap, event: events.append((event, snap)),
                           search_ready=lambda: ready.append([e for e, _ in events]),
                           guess=1.0, command=(sys.executable, "-c", FAKE_WORKER))
-    assert orchestra.run() is False              # d failed
-    assert orchestra.failed == ["d"]
+    assert orchestra.run() is False              # board d failed
+    assert orchestra.failed == ["board d"]
     names = [e for e, _ in events]
     assert names[0] == "start"
-    assert names.index("start c") > max(names.index("done a 0.1"), names.index("done b 0.1"))
-    assert "heartbeat" in names                   # a sleeps six heartbeats long
-    assert "failed d RuntimeError: no" in names
-    # the search's parts were reported ready once, when c was done
-    assert len(ready) == 1 and "done c 0.1" in ready[0]
+    assert names.index("start\tsearch c") > max(names.index("done\tsearch a\t0.1"),
+                                               names.index("done\tsearch b\t0.1"))
+    assert "heartbeat" in names                   # search a sleeps six heartbeats long
+    assert "failed\tboard d\tRuntimeError: no" in names
+    # the search's parts were reported ready once, when search c was done
+    assert len(ready) == 1 and "done\tsearch c\t0.1" in ready[0]
     last = events[-1][1]
-    assert (last.done, last.total, last.share) == (4, 4, 1.0)
+    assert (last.done, last.total, last.share, last.what) == (4, 4, 1.0, "nothing")
 
 
 def test_reporter_writes_lines_and_records_and_survives_a_closed_reader(capsys):
@@ -153,10 +158,12 @@ def test_reporter_writes_lines_and_records_and_survives_a_closed_reader(capsys):
     reporter = warmup.Reporter(Lines(), Closed(), start=0.0)
     snap = Snapshot("search tree", 1, 6, 0.3, 50.0, 20.0)
     reporter(snap, "start")
-    reporter(snap, "done search playouts 30.2")
+    reporter(snap, "done\tsearch playouts\t30.2")
+    reporter(snap, "start\tsearch moves")
     assert reporter.machine is None
     assert "compiling the kernels for this machine, once, in 6 parts" in out[0]
-    assert "search playouts done; 1 of 6 parts done (30%), about 50 s left" in out[1]
+    assert "search playouts done (30.2 s of CPU); 1 of 6 parts done (30%), about 50 s left" in out[1]
+    assert len(out) == 3 and "compiling search tree" in out[2]
 
 
 def test_the_plan_calls_each_kernel_with_all_its_arguments(monkeypatch):

@@ -1025,7 +1025,7 @@ def _light_move(st, zob, work, spare, out, color, rng, skip_eyes):
     return 0
 
 
-@jit
+@jit_inline   # one caller: pasted there, one compiled library less (warm-up)
 def playout_move(st, zob, work, spare, out, sx, color, last, last2, rng, params, pat3):
     """Choose and play one playout move for ``color``; returns its cell, or 0 for a pass.
 
@@ -1769,7 +1769,7 @@ def empty_value():
     return np.zeros(0, np.float32), np.zeros(0, np.float32)
 
 
-@jit
+@jit_inline   # one caller: pasted there, one compiled library less (warm-up)
 def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last, last2,
            passes, params, pat3, model):
     """Give ``node`` (position ``st``, ``color`` to move, ``passes`` passes just made) one child
@@ -1943,7 +1943,7 @@ def select(ti, tf, node, params):
     return best
 
 
-@jit
+@jit_inline   # one caller: pasted there, one compiled library less (warm-up)
 def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, color,
              root_passes, root_last, root_last2, rng, params, pat3, model, value, hist, path,
              path_keys, seq, own):

@@ -31,7 +31,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..board import warmup as board_warmup
 
-HEARTBEAT = 5.0   #: seconds at most between two progress lines
+HEARTBEAT = 8.0   #: seconds at most between two progress lines (the promise is 10)
 
 
 @dataclass(frozen=True)
@@ -306,9 +306,10 @@ def _kernel_name(ev) -> str:
 
 def worker(inp, out) -> int:
     """A worker process's loop: compile each part named on a line of ``inp`` and report on
-    ``out`` (``kernel PART NAME`` for each kernel compiled that a part's entry calls, then
-    ``done PART CPU-SECONDS``, or ``failed PART WHY``); ends at end of input. A part compiling
-    again what another part ``provides`` is reported as ``mismatch PART NAME``."""
+    ``out``, fields separated by tabs (part names hold spaces): ``kernel PART NAME`` for each
+    kernel compiled that a part's entry calls, then ``done PART CPU-SECONDS`` or ``failed PART
+    WHY``; ends at end of input. A part compiling again what another part ``provides`` is
+    reported as ``mismatch PART NAME``."""
     from numba.core import event
 
     from ..board import _backend as board_backend
@@ -321,8 +322,8 @@ def worker(inp, out) -> int:
     current = [None]
     depth = [0]
 
-    def say(line: str) -> None:
-        out.write(line + "\n")
+    def say(*fields: str) -> None:
+        out.write("\t".join(fields) + "\n")
         out.flush()
 
     class Listener(event.Listener):
@@ -334,9 +335,9 @@ def worker(inp, out) -> int:
             name = _kernel_name(ev)
             owner = provided.get(name)
             if owner is not None and owner != current[0] and owner in _before(current[0]):
-                say(f"mismatch {current[0]} {name}")
+                say("mismatch", current[0], name)
             if depth[0] <= 1:
-                say(f"kernel {current[0]} {name.split('.')[-1]}")
+                say("kernel", current[0], name.split(".")[-1])
 
     event.register("numba:compile", Listener())
     for line in inp:
@@ -348,9 +349,10 @@ def worker(inp, out) -> int:
         try:
             _COMPILES[part](K)
         except Exception as err:  # the parts after it compile what it would have
-            say(f"failed {part} {type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}")
+            why = str(err).splitlines()[0] if str(err) else ""
+            say("failed", part, f"{type(err).__name__}: {why}")
             continue
-        say(f"done {part} {time.process_time() - cpu:.1f}")
+        say("done", part, f"{time.process_time() - cpu:.1f}")
     return 0
 
 
@@ -439,7 +441,7 @@ class Orchestra:
                             pending.remove(ready[0])
                             self.progress.start(ready[0])
                             w.give(ready[0])
-                            self._say(f"start {ready[0]}")
+                            self._say(f"start\t{ready[0]}")
                             last = time.monotonic()
                 if not any(w.process.poll() is None for w in workers) and events.empty():
                     self.failed.extend(n for n in pending)
@@ -450,45 +452,53 @@ class Orchestra:
                     self._say("heartbeat")
                     last = time.monotonic()
                     continue
-                kind, _, rest = line.partition(" ")
+                kind, part, rest = (line.split("\t", 2) + ["", ""])[:3]
                 if kind == "kernel":
-                    part, _, kernel = rest.partition(" ")
-                    self.progress.kernel(part, kernel)
-                    if time.monotonic() - last >= 1.0:   # not a line per small kernel
+                    self.progress.kernel(part, rest)
+                    if time.monotonic() - last >= 3.0:   # not a line per small kernel
                         self._say("kernel")
                         last = time.monotonic()
-                elif kind in ("done", "failed"):
-                    part = rest.split(" ")[0]
+                elif kind in ("done", "failed") and part == w.part:
                     if kind == "failed":
                         self.failed.append(part)
                     self.progress.finish(part)
                     ended.add(part)
                     w.part = None
-                    self._say(f"{kind} {rest}")
+                    self._say(f"{kind}\t{part}\t{rest}")
                     last = time.monotonic()
                     if not told_search and search <= ended:
                         told_search = True
-                        self.search_ready()
+                        if not self._search_failed(search):
+                            self.search_ready()
                 elif kind == "mismatch":
-                    self.mismatches.append(rest)
-                    self._say(f"mismatch {rest}")
+                    self.mismatches.append(f"{part}: {rest}")
+                    self._say(f"mismatch\t{part}\t{rest}")
                 elif kind == "exit" and w.part is not None:   # died in a part
                     self.failed.append(w.part)
                     self.progress.finish(w.part)
                     ended.add(w.part)
-                    self._say(f"failed {w.part} worker exited with {w.process.wait()}")
+                    self._say(f"failed\t{w.part}\tworker exited with {w.process.wait()}")
                     w.part = None
-            if not told_search:
+            if not told_search and search <= ended and not self._search_failed(search):
                 self.search_ready()
         finally:
             for w in workers:
                 w.close()
         return not self.failed
 
+    def _search_failed(self, search: set) -> bool:
+        """Whether the search's last parts failed (a failed branch before them is compiled
+        by them instead, so the search is ready all the same)."""
+        needed = {a for n in search for a in self._part(n).after}
+        return any(n in self.failed for n in search - needed)
+
     def _part(self, name: str) -> Part:
         return next(part for part in self.parts if part.name == name)
 
     def _say(self, event: str) -> None:
+        """Report ``event``, its fields separated by tabs: ``start``, ``start PART``,
+        ``heartbeat``, ``kernel``, ``done PART CPU``, ``failed PART WHY``, ``mismatch PART
+        KERNEL``."""
         self.report(self.progress.snapshot(), event)
 
 
@@ -555,7 +565,7 @@ def main(argv=None) -> int:
     if not args.quiet:
         print(f"vargo: board and search kernels {'ready' if ok else 'partly compiled'} in "
               f"{time.perf_counter() - start:.1f} s", file=sys.stderr)
-    return board_warmup.leave(args.exit_with_parent)
+    return board_warmup.leave(args.exit_with_parent, 0 if ok else 1)
 
 
 class Reporter:
@@ -569,20 +579,19 @@ class Reporter:
         self.start = start
 
     def __call__(self, snapshot: Snapshot, event: str) -> None:
-        kind, _, rest = event.partition(" ")
+        kind, part, rest = (event.split("\t", 2) + ["", ""])[:3]
         if self.human is not None:
             elapsed = time.perf_counter() - self.start
-            if kind == "start" and not rest:
+            if kind == "start" and not part:
                 head = (f"compiling the kernels for this machine, once, in {snapshot.total} "
                         "parts (later starts load them in a second)")
             elif kind == "mismatch":
-                part, _, kernel = rest.partition(" ")
-                head = (f"{part} compiled {kernel} again (the compile plan's argument types are "
+                head = (f"{part} compiled {rest} again (the compile plan's argument types are "
                         "out of date: search.warmup)")
             elif kind == "failed":
-                head = f"part failed: {rest}"
+                head = f"{part} failed: {rest}"
             elif kind == "done":
-                head = f"{rest.rsplit(' ', 1)[0]} done"
+                head = f"{part} done ({rest} s of CPU)"
             else:
                 head = None
             text = f"{head}; {snapshot.line()}" if head else snapshot.line()
