@@ -232,3 +232,20 @@ def test_gtp_compile_progress_answers_the_status(monkeypatch):
     assert answer.endswith(" what search tree (prior), board moves")
     monkeypatch.setattr(_backend, "compiled", lambda: True)
     assert compile_progress(None, []) == "state ready"
+
+
+def test_the_engine_keeps_the_records_its_compile_child_writes(monkeypatch):
+    import io
+    status = _backend.CompileStatus()
+    monkeypatch.setattr(_backend, "status", status)
+    monkeypatch.setattr(_backend, "compiled", lambda: False)
+    status.set_state("compiling")
+
+    class Child:
+        stdout = io.StringIO("vargo: a line for people\n"
+                             + Snapshot("search priors", 0, 8, 0.1, 90.0, 80.0).record() + "\n"
+                             + Snapshot("search moves", 2, 8, 0.5, 40.0, 30.0).record() + "\n")
+
+    _backend._read_records(Child())
+    state, snap = status.snapshot()
+    assert state == "compiling" and (snap.what, snap.done, snap.total) == ("search moves", 2, 8)

@@ -45,20 +45,22 @@ class Part:
     search: bool = False  #: the compiled search (the engine's first search) needs it
 
 
-# The reference CPU seconds come from ``scripts/profile_compile.py`` (numba 0.68, before the
-# parts: the inclusive seconds of each part's kernel); only their ratios matter: they weigh the
+# The reference CPU seconds: each part's own, from the worker's report (``done PART CPU``) in
+# a compile of these kernels (f636170, numba 0.68); only their ratios matter: they weigh the
 # parts for the share done and the ETA. The search's first four are the big branches of
-# ``run``'s call tree; "search" compiles ``run`` on top of them.
+# ``run``'s call tree (before the parts, ``scripts/profile_compile.py`` found run's tree 90% of
+# the compile); "search" compiles ``run`` on top of them. With two workers the search is ready
+# after about 36 + 13 s of one core's CPU, the rest about 11 s later.
 PARTS = (
-    Part("search playouts", 39.0, provides=("search.playout",), search=True),
-    Part("search priors", 36.0, provides=("search.prior",), search=True),
-    Part("search moves", 16.0, provides=("search._placements",), search=True),
-    Part("search fights", 13.0, provides=("search.read_fights",), search=True),
-    Part("search", 25.0, after=("search playouts", "search priors", "search moves",
+    Part("search playouts", 36.0, provides=("search.playout",), search=True),
+    Part("search priors", 16.0, provides=("search.prior",), search=True),
+    Part("search moves", 5.0, provides=("search._placements",), search=True),
+    Part("search fights", 9.0, provides=("search.read_fights",), search=True),
+    Part("search", 13.0, after=("search playouts", "search priors", "search moves",
                                 "search fights"), search=True),
     Part("board playouts", 6.0, provides=("board.playout",)),
     Part("board moves", 4.0, after=("board playouts",)),
-    Part("search extras", 4.0, after=("search",)),
+    Part("search extras", 3.0, after=("search",)),
 )
 
 
@@ -336,7 +338,7 @@ def worker(inp, out) -> int:
             owner = provided.get(name)
             if owner is not None and owner != current[0] and owner in _before(current[0]):
                 say("mismatch", current[0], name)
-            if depth[0] <= 1:
+            if depth[0] <= 1 and name.split(".")[0] in ("board", "search"):   # not numba's own
                 say("kernel", current[0], name.split(".")[-1])
 
     event.register("numba:compile", Listener())
