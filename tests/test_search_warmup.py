@@ -5,6 +5,7 @@
 import inspect
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,8 @@ from gtp_engine.coords import Color
 from gtp_engine.search import _backend, warmup
 from gtp_engine.search.player import Analysis, SearchPlayer
 from gtp_engine.search.warmup import Orchestra, Part, Progress, Snapshot
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class Clock:
@@ -249,3 +252,40 @@ def test_the_engine_keeps_the_records_its_compile_child_writes(monkeypatch):
     _backend._read_records(Child())
     state, snap = status.snapshot()
     assert state == "compiling" and (snap.what, snap.done, snap.total) == ("search moves", 2, 8)
+
+
+@pytest.mark.slow
+def test_a_cold_compile_in_parts_compiles_each_branch_once(tmp_path):
+    """The whole warm-up from an empty cache (minutes of CPU): every part succeeds and none
+    compiles again a kernel an earlier part provides (the plan's argument types are right)."""
+    import os
+    import subprocess
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-m", "gtp_engine.search.warmup", "--progress"],
+                          capture_output=True, text=True, env=env, cwd=str(ROOT))
+    assert done.returncode == 0, done.stderr
+    assert "again (the compile plan" not in done.stderr
+    assert f"{len(warmup.PARTS)} of {len(warmup.PARTS)} parts done (100%)" in done.stderr
+    assert "board and search kernels ready in" in done.stderr
+
+
+def test_dropping_a_stale_cache_leaves_other_caches_alone(tmp_path, monkeypatch):
+    """With NUMBA_CACHE_DIR set, only the search kernels' files there go; the checkout's own
+    ``__pycache__`` (another cache, maybe in use) stays."""
+    source = tmp_path / "src" / "kernels.py"
+    (source.parent / "__pycache__").mkdir(parents=True)
+    source.write_text("")
+    monkeypatch.setattr(_backend, "_SOURCE", source)
+    own = source.parent / "__pycache__" / "kernels.run-1.py311.nbi"
+    own.write_text("")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    other = _backend.cache_folder() / "kernels.run-1.py311.nbi"
+    assert str(other).startswith(str(tmp_path / "numba"))
+    other.parent.mkdir(parents=True)
+    other.write_text("")
+    _backend.drop_stale_cache()
+    assert own.exists() and not other.exists()
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    assert _backend.cache_folder() == source.parent / "__pycache__"
+    _backend.drop_stale_cache()
+    assert not own.exists()

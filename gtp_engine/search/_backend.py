@@ -84,10 +84,21 @@ def wait_compiled(timeout: float) -> bool:
     return compiled()
 
 
+def cache_folder() -> Path:
+    """Where numba keeps the search kernels' cache: under ``NUMBA_CACHE_DIR`` when it is set
+    (numba's own path for this source there), else ``__pycache__`` beside the source."""
+    folder = os.environ.get("NUMBA_CACHE_DIR")
+    if folder:
+        from numba.core.caching import UserProvidedCacheLocator
+        return Path(folder) / UserProvidedCacheLocator.get_suitable_cache_subpath(str(_SOURCE))
+    return _SOURCE.parent / "__pycache__"
+
+
 def drop_stale_cache():
-    """Remove numba's cached search kernels: they may embed an older board."""
-    cache = _SOURCE.parent / "__pycache__"
-    for path in cache.glob("kernels.*.nb[ic]"):
+    """Remove numba's cached search kernels: they may embed an older board. Only those of the
+    cache in use (``cache_folder``): a compile in a cache of its own (``NUMBA_CACHE_DIR``, as
+    ``scripts/bench_startup.py --cold`` does) used to empty the checkout's own cache too."""
+    for path in cache_folder().glob("kernels.*.nb[ic]"):
         try:
             path.unlink()
         except OSError:
