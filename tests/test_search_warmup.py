@@ -165,7 +165,8 @@ def test_reporter_writes_lines_and_records_and_survives_a_closed_reader(capsys):
     reporter(snap, "start\tsearch moves")
     assert reporter.machine is None
     assert "compiling the kernels for this machine, once, in 6 parts" in out[0]
-    assert "search playouts done (30.2 s of CPU); 1 of 6 parts done (30%), about 50 s left" in out[1]
+    assert ("search playouts done (30.2 s of CPU); 1 of 6 parts done (30%), about 50 s left"
+            in out[1])
     assert len(out) == 3 and "compiling search tree" in out[2]
 
 
@@ -173,7 +174,8 @@ def test_the_plan_calls_each_kernel_with_all_its_arguments(monkeypatch):
     """Each part compiled by signature passes every parameter of the kernel (the mirror's
     kernels here: nothing compiles)."""
     calls = []
-    monkeypatch.setattr(warmup, "_compile", lambda function, *values: calls.append((function, values)))
+    monkeypatch.setattr(warmup, "_compile",
+                        lambda function, *values: calls.append((function, values)))
     by_signature = [part.name for part in warmup.PARTS if part.provides]
     for name in by_signature:
         warmup._COMPILES[name](_backend.mirror)

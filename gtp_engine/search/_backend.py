@@ -19,7 +19,6 @@ sources, and a stale cache of the search kernels is dropped before a new compile
   their compiled code), in the calling thread.
 """
 
-import dataclasses
 import hashlib
 import importlib
 import importlib.util
@@ -28,7 +27,9 @@ import os
 import sys
 import threading
 import time
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Optional
 
 from ..board import _backend as board_backend
 from ..board import warmup as board_warmup
@@ -139,6 +140,53 @@ def compile_now():
     return load_search()
 
 
+@dataclass
+class Snapshot:
+    """The compile as it stands: ``what`` is compiling, ``done`` parts of ``total`` finished,
+    ``share`` (0..1) of the work done, ``eta`` seconds left for all of it (None: not known)
+    and ``eta_search`` for the parts the compiled search needs (0 once they are done)."""
+
+    what: str
+    done: int
+    total: int
+    share: float
+    eta: Optional[float]
+    eta_search: Optional[float]
+
+    def record(self) -> str:
+        """One line for the engine: ``progress DONE TOTAL SHARE ETA ETA_SEARCH WHAT``."""
+        eta = "-" if self.eta is None else f"{self.eta:.0f}"
+        eta_search = "-" if self.eta_search is None else f"{self.eta_search:.0f}"
+        return f"progress {self.done} {self.total} {self.share:.3f} {eta} {eta_search} {self.what}"
+
+    @classmethod
+    def parse(cls, line: str) -> "Snapshot":
+        """The inverse of ``record``; ValueError for a line that is not one."""
+        words = line.rstrip("\n").split(" ", 6)
+        if len(words) != 7 or words[0] != "progress":
+            raise ValueError(f"not a progress record: {line!r}")
+        _, done, total, share, eta, eta_search, what = words
+        return cls(what, int(done), int(total), float(share),
+                   None if eta == "-" else float(eta),
+                   None if eta_search == "-" else float(eta_search))
+
+    def line(self) -> str:
+        """The human words: what is compiling, how much is done, about how long is left."""
+        if self.eta is None:
+            left = "time left not known yet"
+        else:
+            left = f"about {_duration(self.eta)} left"
+        if self.eta_search and self.eta is not None and self.eta_search < self.eta - 1:
+            left += f" (the search's kernels in {_duration(self.eta_search)})"
+        return (f"{self.done} of {self.total} parts done ({100 * self.share:.0f}%), {left}; "
+                f"compiling {self.what}")
+
+
+def _duration(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    return f"{seconds:.0f} s" if seconds < 100 else f"{seconds / 60:.0f} min"
+
+
 class CompileStatus:
     """What the background warm-up is doing, for stderr's readers and the GTP command
     ``compile_progress`` (the browser board polls it): ``state`` is ``"loading"`` (from a warm
@@ -159,7 +207,6 @@ class CompileStatus:
 
     def record(self, line: str) -> None:
         """Take a progress record of the compiling child (other lines are ignored)."""
-        from .warmup import Snapshot
         try:
             snapshot = Snapshot.parse(line)
         except ValueError:
@@ -179,10 +226,7 @@ class CompileStatus:
             snap = self._snapshot
             if snap is not None:
                 gone = time.monotonic() - self._at
-                snap = dataclasses.replace(
-                    snap,
-                    eta=None if snap.eta is None else max(0.0, snap.eta - gone),
-                    eta_search=None if snap.eta_search is None else max(0.0, snap.eta_search - gone))
+                snap = replace(snap, eta=_less(snap.eta, gone), eta_search=_less(snap.eta_search, gone))
             return state, snap
 
     def words(self) -> str:
@@ -194,6 +238,10 @@ class CompileStatus:
             return "the compiled kernels are not available"
         left = "" if snap.eta_search is None else f", ready in about {snap.eta_search:.0f} s"
         return f"compiling {100 * snap.share:.0f}% done{left}"
+
+
+def _less(seconds: Optional[float], gone: float) -> Optional[float]:
+    return None if seconds is None else max(0.0, seconds - gone)
 
 
 status = CompileStatus()   #: the background warm-up's progress

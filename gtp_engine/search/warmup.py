@@ -15,7 +15,8 @@ as soon as they are in the cache, while the board's parts go on.
 Progress (``--progress``): a line on stderr when a part starts or ends and at least every
 ``HEARTBEAT`` seconds, naming what is compiling, the parts done of all, the share of the
 work done and about how long is left (``Progress``); with ``--machine`` the same as one
-``progress ...`` record per line on stdout, which the engine reads (``_backend.status``).
+``progress ...`` record (``_backend.Snapshot``) per line on stdout, which the engine reads
+(``_backend.status``).
 """
 
 import argparse
@@ -25,13 +26,15 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..board import warmup as board_warmup
+from ._backend import Snapshot
 
-HEARTBEAT = 8.0   #: seconds at most between two progress lines (the promise is 10)
+HEARTBEAT = 6.0   #: seconds at most between two progress lines (the promise is 10; a loaded
+#: machine wakes the orchestra late)
 
 
 @dataclass(frozen=True)
@@ -65,50 +68,6 @@ PARTS = (
 
 
 # --------------------------------------------------------------------------- progress
-@dataclass
-class Snapshot:
-    """The compile as it stands: ``what`` is compiling, ``done`` parts of ``total`` finished,
-    ``share`` (0..1) of the work done, ``eta`` seconds left for all of it (None: not known)
-    and ``eta_search`` for the parts the compiled search needs (0 once they are done)."""
-
-    what: str
-    done: int
-    total: int
-    share: float
-    eta: Optional[float]
-    eta_search: Optional[float]
-
-    def record(self) -> str:
-        """One line for the engine: ``progress DONE TOTAL SHARE ETA ETA_SEARCH WHAT``."""
-        eta = "-" if self.eta is None else f"{self.eta:.0f}"
-        eta_search = "-" if self.eta_search is None else f"{self.eta_search:.0f}"
-        return f"progress {self.done} {self.total} {self.share:.3f} {eta} {eta_search} {self.what}"
-
-    @classmethod
-    def parse(cls, line: str) -> "Snapshot":
-        """The inverse of ``record``; ValueError for a line that is not one."""
-        words = line.rstrip("\n").split(" ", 6)
-        if len(words) != 7 or words[0] != "progress":
-            raise ValueError(f"not a progress record: {line!r}")
-        _, done, total, share, eta, eta_search, what = words
-        return cls(what, int(done), int(total), float(share),
-                   None if eta == "-" else float(eta),
-                   None if eta_search == "-" else float(eta_search))
-
-    def line(self) -> str:
-        """The human words: what is compiling, how much is done, about how long is left."""
-        left = "time left not known yet" if self.eta is None else f"about {_duration(self.eta)} left"
-        if self.eta_search and self.eta is not None and self.eta_search < self.eta - 1:
-            left += f" (the search's kernels in {_duration(self.eta_search)})"
-        return (f"{self.done} of {self.total} parts done ({100 * self.share:.0f}%), {left}; "
-                f"compiling {self.what}")
-
-
-def _duration(seconds: float) -> str:
-    seconds = max(0.0, seconds)
-    return f"{seconds:.0f} s" if seconds < 100 else f"{seconds / 60:.0f} min"
-
-
 class Progress:
     """Follows the parts of a compile done by ``workers`` processes, and estimates from the
     parts' reference seconds (``Part.seconds``) how much is done and how long is left.
