@@ -6,6 +6,7 @@ compile started it. Runs in a new empty numba cache, in this process, in the eng
 
     python scripts/profile_compile.py            # the whole compile, a table on stdout
     python scripts/profile_compile.py --top 25
+    python scripts/profile_compile.py --warmup-part "search playouts"   # one part of the warm-up
 """
 
 import argparse
@@ -24,6 +25,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--top", type=int, default=40, help="rows of the table")
     parser.add_argument("--part", choices=("all", "search", "board"), default="all")
+    parser.add_argument("--warmup-part", metavar="NAME",
+                        help="only this part of the warm-up (search.warmup.PARTS), alone")
     parser.add_argument("--keep-cache", action="store_true",
                         help="use NUMBA_CACHE_DIR as given (not a new empty one)")
     args = parser.parse_args(argv)
@@ -62,14 +65,18 @@ def main(argv=None) -> int:
     t_wall, t_cpu = time.perf_counter(), time.process_time()
     from gtp_engine.board import _backend as board_backend
     board_backend.import_numba()
-    if args.part in ("all", "search"):
+    if args.warmup_part:
+        from gtp_engine.search import kernels as search_kernels
+        from gtp_engine.search import warmup
+        warmup._COMPILES[args.warmup_part](search_kernels)
+    elif args.part in ("all", "search"):
         from gtp_engine.search import kernels as search_kernels
         search_kernels.warm_all(everything=True)
-    if args.part in ("all", "board"):
+    if args.part in ("all", "board") and not args.warmup_part:
         from gtp_engine.board import kernels as board_kernels
         board_kernels.warm_all()
     wall, cpu = time.perf_counter() - t_wall, time.process_time() - t_cpu
-    print(f"whole compile ({args.part}): {cpu:.1f} s CPU, {wall:.1f} s wall, load average "
+    print(f"whole compile ({args.warmup_part or args.part}): {cpu:.1f} s CPU, {wall:.1f} s wall, load average "
           f"{os.getloadavg()[0]:.1f}, {len(own)} kernels, {sum(map(len, sigs.values()))} "
           "specialisations")
     print("\nentry points (compiles not started by another), in order, CPU seconds:")

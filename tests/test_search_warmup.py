@@ -291,3 +291,47 @@ def test_dropping_a_stale_cache_leaves_other_caches_alone(tmp_path, monkeypatch)
     assert _backend.cache_folder() == source.parent / "__pycache__"
     _backend.drop_stale_cache()
     assert not own.exists()
+
+
+def test_waiting_for_another_compile_is_said_and_a_failed_compile_leaves_the_stamp_cold(tmp_path):
+    import fcntl
+    import threading
+    from gtp_engine.board import warmup as board_warmup
+    stamp = tmp_path / "vargo-search-x"
+    waits = []
+    with open(stamp.with_suffix(".lock"), "w") as other:
+        fcntl.flock(other, fcntl.LOCK_EX)          # another process compiling
+
+        def compile_here():
+            with board_warmup.one_compile_at_a_time(stamp, waiting=waits.append):
+                pass
+
+        thread = threading.Thread(target=compile_here)
+        thread.start()
+        while not waits:
+            thread.join(0.05)
+        fcntl.flock(other, fcntl.LOCK_UN)
+    thread.join()
+    assert waits[0] == pytest.approx(0.0, abs=1.0) and board_warmup.cache_is_warm(stamp)
+    cold = tmp_path / "vargo-search-y"
+    with pytest.raises(RuntimeError):
+        with board_warmup.one_compile_at_a_time(cold):
+            raise RuntimeError("a part failed")
+    assert not board_warmup.cache_is_warm(cold)
+
+
+def test_the_reporter_says_it_waits_once_a_heartbeat():
+    out = []
+
+    class Lines:
+        def write(self, text):
+            out.append(text)
+
+        def flush(self):
+            pass
+
+    reporter = warmup.Reporter(Lines(), None, start=0.0)
+    for seconds in range(0, 20):
+        reporter.waiting(float(seconds))
+    assert len(out) == len(range(0, 20, int(warmup.HEARTBEAT)))
+    assert "another process is compiling the kernels for this machine" in out[0]

@@ -37,18 +37,30 @@ def stamp_path(kind: str, key: str) -> Path:
 
 
 @contextlib.contextmanager
-def one_compile_at_a_time(stamp: Path = None):
+def one_compile_at_a_time(stamp: Path = None, waiting=None):
     """A machine-wide lock around the first compile of this source (or of what ``stamp``
-    names): engines started together (a match, a test run) then compile once, and the others
-    load the result from the cache. Once a compile has succeeded, loads take no lock (they can
-    run side by side)."""
+    names): engines started together (a match, a test run, GoGui's player and ruler) then
+    compile once, and the others load the result from the cache. Once a compile has succeeded,
+    loads take no lock (they can run side by side). While another process holds the lock,
+    ``waiting(seconds)`` is called about every second (to say so), if given. The body ending
+    with an exception leaves the stamp cold."""
     stamp = _stamp() if stamp is None else stamp
     ready = stamp.with_suffix(".ready")
     if fcntl is None or ready.exists():
         yield
         return
     with open(stamp.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        if waiting is None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        else:
+            start = time.monotonic()
+            while True:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    waiting(time.monotonic() - start)
+                    time.sleep(1.0)
         try:
             yield
             ready.touch()

@@ -463,31 +463,39 @@ class Orchestra:
         self.report(self.progress.snapshot(), event)
 
 
+class _Failed(Exception):
+    """A part failed: the lock is released without the ``.ready`` stamp."""
+
+
 def compile_all(jobs: int, report: Callable[[Snapshot, str], None],
-                compiling: Optional[threading.Event] = None) -> bool:
+                compiling: Optional[threading.Event] = None,
+                waiting: Optional[Callable[[float], None]] = None) -> bool:
     """The whole compile, once per machine for these sources: under the machine-wide lock of
-    the search's compile (engines started together compile once; ``compiling`` is set once
-    the lock is ours), each kind's ``.ready`` stamp made as soon as its parts are done.
-    Whether it all succeeded."""
+    the search's compile (engines started together compile once; ``waiting(seconds)`` is
+    called while another process holds it, ``compiling`` is set once it is ours), each
+    kind's ``.ready`` stamp made as soon as its parts are done. Whether it all succeeded."""
     from . import _backend
     stamp = _backend.stamp()
     board_stamp = board_warmup._stamp()
-    with board_warmup.one_compile_at_a_time(stamp):
-        if compiling is not None:
-            compiling.set()
-        search_warm = board_warmup.cache_is_warm(stamp)
-        board_warm = board_warmup.cache_is_warm(board_stamp)
-        parts = [p for p in PARTS if not (p.name.startswith("search") and search_warm)
-                 and not (p.name.startswith("board") and board_warm)]
-        if not parts:
-            return True
-        if not search_warm:
-            _backend.drop_stale_cache()
-        ok = Orchestra(parts, jobs, report,
-                       search_ready=lambda: stamp.with_suffix(".ready").touch()).run()
-        if ok:
+    try:
+        with board_warmup.one_compile_at_a_time(stamp, waiting):
+            if compiling is not None:
+                compiling.set()
+            search_warm = board_warmup.cache_is_warm(stamp)
+            board_warm = board_warmup.cache_is_warm(board_stamp)
+            parts = [p for p in PARTS if not (p.name.startswith("search") and search_warm)
+                     and not (p.name.startswith("board") and board_warm)]
+            if not parts:
+                return True
+            if not search_warm:
+                _backend.drop_stale_cache()
+            if not Orchestra(parts, jobs, report,
+                             search_ready=lambda: stamp.with_suffix(".ready").touch()).run():
+                raise _Failed
             board_stamp.with_suffix(".ready").touch()
-        return ok
+            return True
+    except _Failed:
+        return False
 
 
 def default_jobs() -> int:
@@ -522,7 +530,7 @@ def main(argv=None) -> int:
         board_warmup.leave_when_parent_leaves(compiling)
     reporter = Reporter(sys.stderr if args.progress and not args.quiet else None,
                         sys.stdout if args.machine else None, start)
-    ok = compile_all(args.jobs, reporter, compiling)
+    ok = compile_all(args.jobs, reporter, compiling, reporter.waiting)
     if not args.quiet:
         print(f"vargo: board and search kernels {'ready' if ok else 'partly compiled'} in "
               f"{time.perf_counter() - start:.1f} s", file=sys.stderr)
@@ -538,6 +546,7 @@ class Reporter:
         self.human = human
         self.machine = machine
         self.start = start
+        self._waited = -HEARTBEAT
 
     def __call__(self, snapshot: Snapshot, event: str) -> None:
         kind, part, rest = (event.split("\t", 2) + ["", ""])[:3]
@@ -559,6 +568,14 @@ class Reporter:
             self._write(self.human, f"vargo: [{elapsed:.0f} s] {text}\n")
         if self.machine is not None:
             self._write(self.machine, snapshot.record() + "\n")
+
+    def waiting(self, seconds: float) -> None:
+        """While another process compiles these kernels: a line every ``HEARTBEAT`` seconds."""
+        if self.human is not None and seconds >= self._waited + HEARTBEAT:
+            self._waited = seconds
+            self._write(self.human, f"vargo: [{time.perf_counter() - self.start:.0f} s] another "
+                        "process is compiling the kernels for this machine; they load here "
+                        f"when it is done (waiting {seconds:.0f} s)\n")
 
     def _write(self, stream, text: str) -> None:
         try:
