@@ -8,13 +8,16 @@ a cached function calls into, so the search's compile is stamped with the conten
 sources, and a stale cache of the search kernels is dropped before a new compile.
 
 - ``start_warmup()``: the engine calls it at start. On a machine that never compiled these
-  sources, a child compiles the search kernels (with the board kernels they call) and then the
-  board's other entry points; as soon as the search's part is in the cache, the compiled
-  search kernels are loaded here and switched in (``ready`` is set), and the board's follow
-  when the child is done. On a warm cache they are loaded at once, and the engine waits for
+  sources, a child (``python -m gtp_engine.search.warmup``) compiles them in parts, in worker
+  processes side by side, the search's parts first; as soon as those are in the cache, the
+  compiled search kernels are loaded here and switched in (``ready`` is set), and the board's
+  follow when the child is done. The child's progress goes to stderr, and as records to
+  ``status`` (``CompileStatus``: GTP ``vargo-compile_progress``, the words of a search
+  summary made meanwhile). On a warm cache they are loaded at once, and the engine waits for
   them (``wait_for_warm_start``, a second or so) before its first set-up command.
   ``wait_compiled`` lets a search wait for them as long as its budget allows.
-- ``compile_now()``: board and search, in the calling thread (scripts, tests, benchmarks).
+- ``compile_now()``: board and search for the calling thread (scripts, tests, benchmarks): a
+  cold cache is filled by the same child first.
 - ``load_search()``: the search kernels only (the compiled board kernels they call are inside
   their compiled code), in the calling thread.
 """
