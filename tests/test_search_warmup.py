@@ -335,3 +335,24 @@ def test_the_reporter_says_it_waits_once_a_heartbeat():
         reporter.waiting(float(seconds))
     assert len(out) == len(range(0, 20, int(warmup.HEARTBEAT)))
     assert "another process is compiling the kernels for this machine" in out[0]
+
+
+def test_progress_counts_the_cpu_the_workers_spent_and_never_goes_back():
+    """On a busy machine each worker gets a fraction of a core: the share done is the CPU
+    spent, the time left follows from the CPU a worker gets a second."""
+    clock = Clock()
+    progress = Progress(PARTS, workers=2, guess=1.0, clock=clock)
+    progress.start("a")
+    progress.start("b")
+    clock.now += 40
+    progress.cpu("a", 10.0)       # a quarter of a core each
+    progress.cpu("b", 10.0)
+    assert progress.speed() == pytest.approx(0.25)
+    snap = progress.snapshot()
+    assert snap.share == pytest.approx(20 / 120)
+    # a and b need 30 s of CPU more (120 s), then c and d 20 s (80 s)
+    assert snap.eta == pytest.approx(200.0)
+    progress.finish("a", cpu=40.0)          # a finished early on the clock...
+    clock.now += 0.0
+    progress.cpu("b", 2.0)                  # ...a smaller figure never lowers the share
+    assert progress.snapshot().share >= snap.share

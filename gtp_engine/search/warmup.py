@@ -70,11 +70,14 @@ PARTS = (
 # --------------------------------------------------------------------------- progress
 class Progress:
     """Follows the parts of a compile done by ``workers`` processes, and estimates from the
-    parts' reference seconds (``Part.seconds``) how much is done and how long is left.
+    parts' reference seconds (``Part.seconds``, CPU seconds) how much is done and how long is
+    left.
 
-    The speed: reference seconds per wall second of one worker, from the parts finished so far;
-    before the first, ``guess`` (one on an idle machine, less on a loaded one: ``speed_guess``).
-    A running part counts as done in proportion to its time at that speed, at most 95%.
+    A running part has done the CPU seconds its worker spent on it (``cpu``, read from /proc),
+    at most 95% of its weight; without that figure (not Linux), its wall time at the speed. The
+    speed: CPU seconds a worker gets in a wall second, from the parts finished and running (a
+    busy machine gives each worker a fraction of a core); before any figure, ``guess`` (one
+    on an idle machine, less on a loaded one: ``speed_guess``). The share done never goes back.
     """
 
     def __init__(self, parts: Sequence[Part], workers: int, guess: float = 1.0,
@@ -84,10 +87,12 @@ class Progress:
         self.workers = max(1, workers)
         self.guess = guess
         self.clock = clock
-        self.begun = clock()
         self.running: Dict[str, float] = {}    # part -> its start
+        self.used: Dict[str, float] = {}       # running part -> CPU seconds spent on it
         self.finished: Dict[str, float] = {}   # part -> its wall seconds
+        self.spent: Dict[str, float] = {}      # finished part -> its CPU seconds
         self.latest: Dict[str, str] = {}       # part -> the last kernel it compiled
+        self.shown = 0.0                       # the largest share reported
 
     def start(self, name: str) -> None:
         self.running[name] = self.clock()
@@ -95,16 +100,37 @@ class Progress:
     def kernel(self, name: str, kernel: str) -> None:
         self.latest[name] = kernel
 
-    def finish(self, name: str) -> None:
+    def cpu(self, name: str, seconds: float) -> None:
+        """The CPU seconds the worker has spent on running part ``name`` so far."""
+        if name in self.running:
+            self.used[name] = seconds
+
+    def finish(self, name: str, cpu: Optional[float] = None) -> None:
+        """Part ``name`` ended, after ``cpu`` CPU seconds (None: not known)."""
         start = self.running.pop(name, self.clock())
+        self.used.pop(name, None)
         self.finished[name] = self.clock() - start
+        self.spent[name] = self.parts[name].seconds if cpu is None else cpu
 
     def speed(self) -> float:
-        """Reference seconds a worker does in a wall second (see the class)."""
+        """CPU seconds a worker gets in a wall second (see the class)."""
+        now = self.clock()
         wall = sum(self.finished.values())
-        if wall > 0:
-            return sum(self.parts[n].seconds for n in self.finished) / wall
+        work = sum(self.spent.values())
+        for name, used in self.used.items():
+            wall += now - self.running[name]
+            work += used
+        if wall >= 5.0 and work > 0:
+            return work / wall
         return self.guess
+
+    def _done(self, name: str, now: float, speed: float) -> float:
+        """Reference seconds of running part ``name`` done (see the class)."""
+        weight = self.parts[name].seconds
+        used = self.used.get(name)
+        if used is None:
+            used = (now - self.running[name]) * speed
+        return min(used, 0.95 * weight)
 
     def _left(self, name: str, now: float, speed: float) -> float:
         """Wall seconds a part still needs at ``speed``."""
@@ -112,14 +138,14 @@ class Progress:
         if name in self.finished:
             return 0.0
         if name in self.running:
-            return max(weight - (now - self.running[name]) * speed, 0.05 * weight) / speed
+            return max(weight - self._done(name, now, speed), 0.05 * weight) / speed
         return weight / speed
 
     def done_seconds(self, now: float) -> float:
         speed = self.speed()
         total = sum(self.parts[n].seconds for n in self.finished)
-        for name, start in self.running.items():
-            total += min((now - start) * speed, 0.95 * self.parts[name].seconds)
+        for name in self.running:
+            total += self._done(name, now, speed)
         return total
 
     def schedule(self, now: float) -> Dict[str, float]:
@@ -155,9 +181,9 @@ class Progress:
         eta_search = max([ends[n] for n in search], default=now) - now
         what = ", ".join(f"{n} ({self.latest[n]})" if n in self.latest else n
                          for n in self.order if n in self.running) or "nothing"
-        return Snapshot(what, len(self.finished), len(self.parts),
-                        min(1.0, self.done_seconds(now) / total) if total else 1.0,
-                        eta, eta_search)
+        share = min(1.0, self.done_seconds(now) / total) if total else 1.0
+        self.shown = max(self.shown, share)
+        return Snapshot(what, len(self.finished), len(self.parts), self.shown, eta, eta_search)
 
 
 def speed_guess(workers: int, load: Optional[float] = None, cores: Optional[int] = None) -> float:
@@ -338,6 +364,7 @@ class _Worker:
         root = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
         self.part = None
+        self.cpu_at_start = None
         self.process = subprocess.Popen(list(command), stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, text=True, env=env)
         threading.Thread(target=self._read, args=(events,), daemon=True).start()
@@ -349,8 +376,25 @@ class _Worker:
 
     def give(self, part: str) -> None:
         self.part = part
+        self.cpu_at_start = self.cpu()
         self.process.stdin.write(part + "\n")
         self.process.stdin.flush()
+
+    def cpu(self) -> Optional[float]:
+        """The process's CPU seconds so far (Linux /proc; None elsewhere or once it is gone)."""
+        try:
+            with open(f"/proc/{self.process.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def used(self) -> Optional[float]:
+        """CPU seconds spent on its part so far."""
+        now = self.cpu()
+        if now is None or self.cpu_at_start is None:
+            return None
+        return now - self.cpu_at_start
 
     def close(self) -> None:
         try:
@@ -358,6 +402,13 @@ class _Worker:
         except OSError:
             pass
         self.process.wait()
+
+
+def _seconds(text: str) -> Optional[float]:
+    try:
+        return float(text)
+    except ValueError:
+        return None
 
 
 class Orchestra:
@@ -380,12 +431,13 @@ class Orchestra:
                                  speed_guess(self.jobs) if guess is None else guess)
         self.failed: List[str] = []
         self.mismatches: List[str] = []
+        self._workers: List[_Worker] = []
 
     def run(self) -> bool:
         """Compile every part; whether all succeeded (a failed part's kernels are compiled by
         the parts after it, or on first use)."""
         events = queue.Queue()
-        workers = [_Worker(self.command, events) for _ in range(self.jobs)]
+        workers = self._workers = [_Worker(self.command, events) for _ in range(self.jobs)]
         pending = [part.name for part in self.parts]
         ended = set()
         search = {part.name for part in self.parts if part.search}
@@ -422,7 +474,7 @@ class Orchestra:
                 elif kind in ("done", "failed") and part == w.part:
                     if kind == "failed":
                         self.failed.append(part)
-                    self.progress.finish(part)
+                    self.progress.finish(part, _seconds(rest) if kind == "done" else None)
                     ended.add(part)
                     w.part = None
                     self._say(f"{kind}\t{part}\t{rest}")
@@ -459,7 +511,14 @@ class Orchestra:
     def _say(self, event: str) -> None:
         """Report ``event``, its fields separated by tabs: ``start``, ``start PART``,
         ``heartbeat``, ``kernel``, ``done PART CPU``, ``failed PART WHY``, ``mismatch PART
-        KERNEL``."""
+        KERNEL``, with the running parts' CPU seconds brought up to date."""
+        for w in self._workers:
+            used = w.used() if w.part is not None else None
+            if used is not None:
+                self.progress.cpu(w.part, used)
+        self._report(event)
+
+    def _report(self, event: str) -> None:
         self.report(self.progress.snapshot(), event)
 
 
