@@ -12,7 +12,7 @@ names the kernels it ``provides``, and a later part that compiles one of them ag
 it (``plan mismatch``). The search's parts come first: the engine loads the compiled search
 as soon as they are in the cache, while the board's parts go on.
 
-Progress (``--progress``): a line on stderr when a part starts or ends and at least every
+Progress (unless ``--quiet``): a line on stderr when a part starts or ends and at least every
 ``HEARTBEAT`` seconds, naming what is compiling, the parts done of all, the share of the
 work done and about how long is left (``Progress``); with ``--machine`` the same as one
 ``progress ...`` record (``_backend.Snapshot``) per line on stdout, which the engine reads
@@ -568,7 +568,8 @@ def main(argv=None) -> int:
                                      "numba's cache, in parallel processes")
     parser.add_argument("--quiet", action="store_true", help="print nothing")
     parser.add_argument("--progress", action="store_true",
-                        help="report progress on stderr (parts, share done, time left)")
+                        help="report progress on stderr (parts, share done, time left): the "
+                        "default unless --quiet")
     parser.add_argument("--machine", action="store_true",
                         help="also write progress records on stdout (the engine reads them)")
     parser.add_argument("--jobs", type=int, default=default_jobs(),
@@ -587,7 +588,7 @@ def main(argv=None) -> int:
     compiling = threading.Event()
     if args.exit_with_parent:
         board_warmup.leave_when_parent_leaves(compiling)
-    reporter = Reporter(sys.stderr if args.progress and not args.quiet else None,
+    reporter = Reporter(None if args.quiet else sys.stderr,
                         sys.stdout if args.machine else None, start)
     ok = compile_all(args.jobs, reporter, compiling, reporter.waiting)
     if not args.quiet:
