@@ -11,7 +11,12 @@ second.
 
 ``--cold``: the same from an empty numba cache (``NUMBA_CACHE_DIR`` in a new temporary folder,
 which also makes the engine's compile stamps new): the time until ``name``, and until a first
-``genmove`` that searched with the compiled kernels (a fixed-playout genmove waits for them).
+``genmove`` that searched with the compiled kernels (a fixed-playout genmove waits for them);
+then the engine is kept until its compile has ended (the line ``kernels ready in``), and the
+CPU seconds of the whole compile are those of the engine and every process under it
+(``RUSAGE_CHILDREN`` once all have ended), with the load average at start and end and the
+longest silence on stderr while compiling. Run it from another checkout's root to measure
+that checkout's engine (``python -m gtp_engine`` imports the current folder's).
 ``--venv`` first installs this checkout into a fresh virtual environment (``pip install .``,
 the README's first command without ``-e``) and times that too; the cold start then runs with
 that environment's Python.
@@ -24,9 +29,11 @@ that environment's Python.
 import argparse
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -35,8 +42,8 @@ sys.path.insert(0, str(ROOT))
 
 from gtp_engine.match.gtp_client import GtpEngine  # noqa: E402
 
-_SUMMARY = re.compile(r"^(\d+) simulations in ([0-9.]+) s \([^,]*, [^,]*, (compiled|pure Python)",
-                      re.M)
+_SUMMARY = re.compile(r"^(\d+) simulations in ([0-9.]+) s \((.*)$", re.M)
+_COMPILE_END = re.compile(r"board and search kernels (ready|partly compiled) in ([0-9.]+) s")
 
 
 class Engine:
@@ -66,7 +73,13 @@ class Engine:
             text.seek(self._read)
             new = text.read()
             self._read += len(new.encode())
-        return [(int(n), float(s), kind == "compiled") for n, s, kind in _SUMMARY.findall(new)]
+        return [(int(n), float(s), "compiled" in rest and "interim" not in rest
+                 and "pure Python" not in rest) for n, s, rest in _SUMMARY.findall(new)]
+
+    def text(self) -> str:
+        self.log.flush()
+        with open(self.log.name) as text:
+            return text.read()
 
     def close(self):
         self.gtp.close()
@@ -105,6 +118,46 @@ def warm(args) -> None:
           f"min {ratios[0]:.2f}, max {ratios[-1]:.2f}")
 
 
+def _has_children(pid: int) -> bool:
+    """Whether process ``pid`` has a child process (Linux /proc; False elsewhere)."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return False
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                if f.read().strip():
+                    return True
+        except OSError:
+            pass
+    return False
+
+
+class Silence:
+    """The longest time between two lines the engine wrote on stderr, while watched."""
+
+    def __init__(self, engine: "Engine"):
+        self.longest = 0.0
+        self._engine = engine
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        size, since = 0, time.perf_counter()
+        while not self._done.wait(0.25):
+            now_size = os.path.getsize(self._engine.log.name)
+            now = time.perf_counter()
+            if now_size != size:
+                size, since = now_size, now
+            self.longest = max(self.longest, now - since)
+
+    def stop(self) -> None:
+        self._done.set()
+        self._thread.join()
+
+
 def make_venv(folder: Path) -> str:
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
@@ -125,18 +178,30 @@ def cold(args) -> None:
         engine = Engine(python, ["--size", str(args.size), "--playouts", str(args.playouts),
                                  "--threads", "1", "--no-book"],   # a book move is no search
                         env={"NUMBA_CACHE_DIR": str(cache)})
+        silence = Silence(engine)
         try:
             engine.timed("name")
             name_s = time.perf_counter() - t0
             engine.timed("genmove b")
             first_s = time.perf_counter() - t0
             sims, seconds, compiled = (engine.summaries() or [(0, 0.0, False)])[-1]
+            while not _COMPILE_END.search(engine.text()) and engine.gtp.alive:
+                time.sleep(0.5)   # the board's parts may go on after the first move
+            whole_s = time.perf_counter() - t0
+            while engine.gtp.alive and _has_children(engine.gtp.process.pid):
+                time.sleep(0.2)   # the engine reaps its compile: its CPU then counts as ours
         finally:
+            silence.stop()
             engine.close()
-        print(f"cold cache ({'fresh venv' if args.venv else 'this Python'}), load average "
-              f"{load:.1f} at start: name after {name_s:.2f} s; first genmove (--playouts "
+        cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu_s = cpu.ru_utime + cpu.ru_stime
+        print(f"cold cache ({'fresh venv' if args.venv else 'this Python'}, {os.cpu_count()} "
+              f"cores), load average {load:.1f} at start, {os.getloadavg()[0]:.1f} at end: "
+              f"name after {name_s:.2f} s; first genmove (--playouts "
               f"{args.playouts}) answered after {first_s:.1f} s, {sims} simulations in "
-              f"{seconds:.2f} s, {'compiled' if compiled else 'NOT compiled'}")
+              f"{seconds:.2f} s, {'compiled' if compiled else 'NOT compiled'}; whole compile "
+              f"done after {whole_s:.1f} s, {cpu_s:.1f} s of CPU (the engine and all its "
+              f"processes); longest silence on stderr {silence.longest:.1f} s")
 
 
 def main(argv=None) -> int:

@@ -75,7 +75,7 @@ VALID = {
     "lz-analyze": ["b", "10"], "kata-analyze": ["b", "10", "ownership", "true"],
     "lz-genmove_analyze": ["b", "10"], "kata-genmove_analyze": ["w", "interval", "10"],
     "vargo-ownership": ["b"], "vargo-best_moves": ["b", "visits"], "vargo-pv": ["w"],
-    "vargo-param": ["playouts", "400"],
+    "vargo-param": ["playouts", "400"], "vargo-compile_progress": [],
 }
 
 

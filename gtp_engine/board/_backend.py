@@ -99,17 +99,18 @@ def fill_cache_in_subprocess(module: str, *options: str):
     return wait_for_child(start_compile_child(module, *options), module)
 
 
-def start_compile_child(module: str, *options: str) -> subprocess.Popen:
+def start_compile_child(module: str, *options: str, stdout: bool = False) -> subprocess.Popen:
     """Start ``python -m module --progress --exit-with-parent OPTIONS``. The child gets a pipe
     as stdin that only we hold: if we die while it waits for another compile, it sees end of
-    file and leaves (engines started and stopped by a test run leave no orphans). The search's
-    warm-up uses it too."""
+    file and leaves (engines started and stopped by a test run leave no orphans). Its stdout
+    is a pipe (text) with ``stdout``, else discarded. The search's warm-up uses it too."""
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     return subprocess.Popen([sys.executable, "-m", module, "--progress", "--exit-with-parent",
-                             *options], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                            env=env)
+                             *options], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE if stdout else subprocess.DEVNULL,
+                            text=stdout, env=env)
 
 
 def wait_for_child(child: subprocess.Popen, module: str) -> bool:

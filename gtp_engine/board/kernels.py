@@ -123,7 +123,37 @@ else:
     # _nrt=False: these kernels never allocate, and without numba's reference counting the
     # arrays passed from function to function cost no atomic increments and decrements
     # (9x9 random playouts measured 1.30x faster). A kernel that allocates fails to compile.
-    jit = numba.njit(**KERNEL_OPTIONS)
+
+    def _plain(argument_type):
+        """The type a kernel is compiled for when another passes it ``argument_type``: without
+        its constant's value (numba would compile a copy per constant) and, for an integer,
+        int64 (a copy for int32 cells read from the arrays and one for int64 arithmetic)."""
+        from numba.core import types
+        argument_type = types.unliteral(argument_type)
+        if isinstance(argument_type, types.Integer) and argument_type.bitwidth < 64:
+            return types.int64
+        return argument_type
+
+    def kernel(**options):
+        """``numba.njit`` with ``KERNEL_OPTIONS`` and ``options``, compiling one specialisation
+        per kernel where numba's own typing of calls between kernels made up to seven (one
+        per literal and integer width met): a fifth of the first compile's CPU (the profile in
+        ``scripts/profile_compile.py``). The arguments are converted at the call."""
+        njit = numba.njit(**KERNEL_OPTIONS, **options)
+
+        def decorate(function):
+            dispatcher = njit(function)
+            typed = dispatcher.get_call_template
+
+            def get_call_template(args, kws):
+                return typed(tuple(_plain(a) for a in args),
+                             {k: _plain(v) for k, v in kws.items()})
+
+            dispatcher.get_call_template = get_call_template
+            return dispatcher
+        return decorate
+
+    jit = kernel()
     # inline="always" for the functions on the way of a Go move that LLVM leaves as calls:
     # numba pastes their body into the caller, where a call would pass every array as its 7
     # to 9 fields (9x9 random playouts 1.44x faster, and no longer to compile: ``play``

@@ -1,9 +1,9 @@
 """``python -m gtp_engine.board.warmup``: compile every board kernel into the numba cache.
 
 Run it once at install or in CI; afterwards the engine loads the compiled kernels in a moment.
-The engine also runs it in the background at start (``board.start_warmup``), with
-``--progress``: each kernel numba finishes is reported on stderr (``report_compiles``), so that
-nobody wonders whether the engine hangs during the first minute on a new machine.
+``board.start_warmup`` runs it in the background, with ``--progress``: each kernel numba
+finishes is reported on stderr (``report_compiles``). The engine compiles the board's kernels
+with the search's instead (``search.warmup``, in parallel parts).
 """
 
 import argparse
@@ -37,18 +37,30 @@ def stamp_path(kind: str, key: str) -> Path:
 
 
 @contextlib.contextmanager
-def one_compile_at_a_time(stamp: Path = None):
+def one_compile_at_a_time(stamp: Path = None, waiting=None):
     """A machine-wide lock around the first compile of this source (or of what ``stamp``
-    names): engines started together (a match, a test run) then compile once, and the others
-    load the result from the cache. Once a compile has succeeded, loads take no lock (they can
-    run side by side)."""
+    names): engines started together (a match, a test run, GoGui's player and ruler) then
+    compile once, and the others load the result from the cache. Once a compile has succeeded,
+    loads take no lock (they can run side by side). While another process holds the lock,
+    ``waiting(seconds)`` is called about every second (to say so), if given. The body ending
+    with an exception leaves the stamp cold."""
     stamp = _stamp() if stamp is None else stamp
     ready = stamp.with_suffix(".ready")
     if fcntl is None or ready.exists():
         yield
         return
     with open(stamp.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        if waiting is None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        else:
+            start = time.monotonic()
+            while True:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    waiting(time.monotonic() - start)
+                    time.sleep(1.0)
         try:
             yield
             ready.touch()
@@ -73,22 +85,24 @@ def leave_when_parent_leaves(compiling: threading.Event) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def leave(exit_with_parent: bool) -> int:
-    """The end of a warm-up's ``main``: with ``--exit-with-parent``, leave at once (the thread
-    watching stdin would block the interpreter's shutdown on stdin's lock, a fatal error, so
-    the parent would think the compile failed); otherwise return 0, the exit status."""
+def leave(exit_with_parent: bool, status: int = 0) -> int:
+    """The end of a warm-up's ``main``: with ``--exit-with-parent``, leave at once with
+    ``status`` (the thread watching stdin would block the interpreter's shutdown on stdin's
+    lock, a fatal error, so the parent would think the compile failed); otherwise return
+    ``status``, the exit status."""
     if exit_with_parent:
         sys.stderr.flush()
-        os._exit(0)
-    return 0
+        os._exit(status)
+    return status
 
 
 @contextlib.contextmanager
-def report_compiles(label: str, out=None):
+def report_compiles(label: str, out=None, total: int = 0):
     """While active, write one line to ``out`` (stderr) for each kernel numba compiles whose
     compile was not started by another one (an entry point and, inside it, everything it
-    calls), and one for each kernel such an entry point calls, with the time so far: the
-    progress of a first compile."""
+    calls; of ``total``), and one for each kernel such an entry point calls, with the time so
+    far: the progress of a first compile. (The engine's warm-up, which compiles the board's
+    kernels with the search's, reports by parts instead: ``search.warmup``.)"""
     from numba.core import event
 
     out = sys.stderr if out is None else out
@@ -108,7 +122,7 @@ def report_compiles(label: str, out=None):
         def on_start(self, ev):
             if depth[0] == 0 and count[0] == 0:   # not when another process compiled it all
                 say(f"vargo: compiling the {label} kernels for this machine, once "
-                    "(about a minute of CPU; later starts load them in a second)\n")
+                    "(later starts load them in a second)\n")
             depth[0] += 1
 
         def on_end(self, ev):
@@ -117,8 +131,9 @@ def report_compiles(label: str, out=None):
             name = getattr(name, "__name__", "?")
             if depth[0] == 0:
                 count[0] += 1
+                of = f" of {total}" if total else ""
                 say(f"vargo: compiling the {label} kernels: {name} ready "
-                    f"({count[0]} done, {time.perf_counter() - start:.0f} s)\n")
+                    f"({count[0]}{of} entry points done, {time.perf_counter() - start:.0f} s)\n")
             elif depth[0] == 1:   # what the entry point calls: the big ones take a minute
                 say(f"vargo: compiling the {label} kernels:   ... {name} "
                     f"({time.perf_counter() - start:.0f} s)\n")
@@ -147,7 +162,8 @@ def main(argv=None) -> int:
     with one_compile_at_a_time():
         compiling.set()
         from . import kernels
-        with report_compiles("board") if args.progress else contextlib.nullcontext():
+        with report_compiles("board", total=len(kernels.ENTRY_POINTS)) if args.progress \
+                else contextlib.nullcontext():
             kernels.warm_all()
     if not args.quiet:
         print(f"vargo: board kernels ready in {time.perf_counter() - start:.1f} s",

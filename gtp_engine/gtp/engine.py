@@ -47,7 +47,7 @@ FORT_FREE_COMMANDS = frozenset((
     "gogui-interrupt", "gogui-analyze_commands", "gogui-rules_game_id",
     "gogui-rules_board_size", "gogui-rules_board", "gogui-rules_side_to_move",
     "gogui-rules_captured_count", "boardsize", "clear_board", "komi", "time_settings",
-    "kgs-time_settings", "time_left", "list_variants", "cputime"))
+    "kgs-time_settings", "time_left", "list_variants", "cputime", "vargo-compile_progress"))
 #: the set-up a frontend sends before its first move: the first of them waits while the engine
 #: loads its compiled kernels at start (``GtpEngine.await_kernels``), so that the ``genmove``
 #: after them finds the kernels loaded and gets its whole time; every other command is

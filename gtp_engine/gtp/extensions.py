@@ -75,6 +75,28 @@ def fair_komi(engine, args):
     return f"{estimate.komi:g}"
 
 
+@TABLE.query("vargo-compile_progress")
+def compile_progress(engine, args):
+    """Where the compiled kernels stand, for a frontend to show during the first minute on a
+    new machine (the browser board polls it): ``key value`` pairs on one line, ``what`` last
+    (its value runs to the end of the line): ``state`` (``ready``, ``compiling``: the search
+    runs the interim pure-Python kernels meanwhile, ``loading`` from the cache, ``failed``,
+    ``idle``), and while compiling ``done`` and ``total`` parts, ``share`` of the work done
+    (0 to 1), ``eta`` and ``search_eta`` (seconds left for all of it and for the search's
+    part, ``-`` not known) and ``what`` is compiling."""
+    expect(args, 0, usage="vargo-compile_progress")
+    from ..search import _backend
+    state, snap = _backend.status.snapshot()
+    if state in ("ready", "idle", "failed") or snap is None:
+        return f"state {state}"
+
+    def seconds(value):
+        return "-" if value is None else f"{value:.0f}"
+
+    return (f"state {state} done {snap.done} total {snap.total} share {snap.share:.2f} "
+            f"eta {seconds(snap.eta)} search_eta {seconds(snap.eta_search)} what {snap.what}")
+
+
 #: ``set_random_seed`` takes seeds from 0 to this (as ``--seed`` does)
 MAX_SEED = 10 ** 18 - 1
 

@@ -55,11 +55,11 @@ else:
     # the board kernels' options: _nrt=False, no reference counting of the arrays passed from
     # function to function (these kernels never allocate; one that does fails to compile),
     # and their indices taken as given, without numba's wraparound of negative ones
-    jit = numba.njit(**B.KERNEL_OPTIONS)
+    jit = B.kernel()
     jit_inline = numba.njit(**B.KERNEL_OPTIONS, inline="always")
     # long sums in any order (LLVM vectorizes a float sum only if it may reorder it): the
     # value net's dot products, which the tests compare with the reference within 1e-5
-    jit_sums = numba.njit(**B.KERNEL_OPTIONS, fastmath={"reassoc", "contract"})
+    jit_sums = B.kernel(fastmath={"reassoc", "contract"})
 
 # --------------------------------------------------------------------------- board names used
 play = B.play
@@ -1097,7 +1097,7 @@ def _light_move(st, zob, work, spare, out, color, rng, skip_eyes):
     return 0
 
 
-@jit
+@jit_inline   # one caller: pasted there, one compiled library less (warm-up)
 def playout_move(st, zob, work, spare, out, sx, color, last, last2, rng, params, pat3):
     """Choose and play one playout move for ``color``; returns its cell, or 0 for a pass.
 
@@ -1846,7 +1846,7 @@ def empty_value():
     return np.zeros(0, np.float32), np.zeros(0, np.float32)
 
 
-@jit
+@jit_inline   # one caller: pasted there, one compiled library less (warm-up)
 def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last, last2,
            passes, params, pat3, model):
     """Give ``node`` (position ``st``, ``color`` to move, ``passes`` passes just made) one child
@@ -2020,7 +2020,7 @@ def select(ti, tf, node, params):
     return best
 
 
-@jit
+@jit_inline   # one caller: pasted there, one compiled library less (warm-up)
 def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, color,
              root_passes, root_last, root_last2, rng, params, pat3, model, value, hist, path,
              path_keys, seq, own):

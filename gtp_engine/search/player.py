@@ -117,6 +117,10 @@ class Analysis:
     target_margin: float = 0.0
     #: a timed search's time in the end: its budget, or more when its best two stayed close
     seconds_allowed: Optional[float] = None
+    #: simulations run by the interim pure-Python kernels, before the compiled ones arrived
+    interim_simulations: int = 0
+    #: the compile's state when such a search ended (``_backend.CompileStatus.words``)
+    kernels_note: str = ""
 
     @property
     def visits(self) -> int:
@@ -319,6 +323,7 @@ class SearchPlayer:
             space.rng[0] = _rng_state(self.settings.seed, len(game.moves), index)
         counts = [0] * threads
         cpu = [0.0] * threads
+        interim = [0] * threads   # simulations run by the pure-Python kernels (still compiling)
         per_thread = None if playouts is None else [playouts // threads + (i < playouts % threads)
                                                       for i in range(threads)]
         # a list: a close search moves its deadline on (``extend``), and every thread sees it
@@ -381,7 +386,7 @@ class SearchPlayer:
                     tree.refill(header, widest)
                 c0 = time.thread_time()
                 ka = _backend.active   # the compiled kernels take over as soon as they arrive
-                counts[i] += int(ka.run(root_state, space.state, _ZOBRIST, space.work,
+                ran = int(ka.run(root_state, space.state, _ZOBRIST, space.work,
                                         space.spare, space.out, space.owner, space.scratch,
                                         tree.ti, tree.tf, header, root,
                                         int(color), int(root_passes), int(root_last),
@@ -389,6 +394,9 @@ class SearchPlayer:
                                         values[i], hist,
                                         space.path, space.path_keys,
                                         space.seq, space.own, int(want)))
+                counts[i] += ran
+                if ka is _backend.mirror:
+                    interim[i] += ran
                 cpu[i] += time.thread_time() - c0
                 now = time.perf_counter()
                 if deadline[0] is not None and now >= deadline[0] and not extend(now):
@@ -412,6 +420,9 @@ class SearchPlayer:
             thread.join()
         analysis = self._analysis(game, color, roots, sum(counts), time.perf_counter() - start)
         analysis.cpu_seconds = sum(cpu)
+        analysis.interim_simulations = sum(interim)
+        if analysis.interim_simulations:
+            analysis.kernels_note = _backend.status.words()
         analysis.seconds_allowed = None if seconds is None else deadline[0] - start
         analysis.target_margin = float(target_margin) if params[K.P_TARGET_WEIGHT] > 0 else 0.0
         return analysis
@@ -857,15 +868,29 @@ class SearchPlayer:
         from ..coords import format_vertex
         target = analysis.target_margin
         lines = [f"{analysis.simulations} simulations in {analysis.seconds:.2f} s "
-                 f"({analysis.speed:.0f}/s, {analysis.threads} thread(s), "
-                 f"{'compiled' if analysis.compiled else 'pure Python: kernels still compiling'}"
-                 f", {analysis.nodes} nodes)" + _target_text(target, analysis.color)]
+                 f"({_speed_text(analysis)}, {analysis.nodes} nodes)"
+                 + _target_text(target, analysis.color)]
         for info in analysis.moves[:top]:
             pv = " ".join(format_vertex(m) for m in info.pv[:10])
             lines.append(f"  {format_vertex(info.move):>5} visits {info.visits:7d} "
                          f"winrate {100 * info.winrate:5.1f}% lead {info.score_lead:+6.1f} "
                          f"prior {100 * info.prior:4.1f}%  pv {pv}")
         return "\n".join(lines)
+
+
+def _speed_text(analysis: Analysis) -> str:
+    """The summary's words for the search's speed and kernels. A search made (wholly or in
+    part) by the interim pure-Python kernels while the compiled ones are being built says so,
+    and gives no speed: its few simulations a second are not the engine's."""
+    interim = analysis.interim_simulations
+    note = f": {analysis.kernels_note}" if analysis.kernels_note else ""
+    if not interim and analysis.compiled:
+        return f"{analysis.speed:.0f}/s, {analysis.threads} thread(s), compiled"
+    if interim >= analysis.simulations or not analysis.compiled:
+        return ("interim pure-Python kernels while the compiled ones are prepared"
+                f"{note}; not the engine's speed")
+    return (f"{interim} of them by the interim pure-Python kernels, the rest compiled, "
+            f"{analysis.threads} thread(s); not the engine's speed")
 
 
 def _target_text(target: float, color: Color) -> str:
