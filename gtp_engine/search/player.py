@@ -233,12 +233,12 @@ class SearchPlayer:
                 if mover != to_move:
                     node = -1
                     break
-                node = int(ka.find_child(tree.ti, node, cell))
+                node = int(ka.find_child(tree.ti, tree.em, tree.ec, node, cell))
                 if node < 0:
                     break
                 to_move = 3 - to_move
             if node >= 0 and to_move == int(color):
-                if tree.used > COMPACT_AT * tree.capacity or node != 0 and tree.used > 0.9 * tree.capacity:
+                if tree.fill() > COMPACT_AT or node != 0 and tree.fill() > 0.9:
                     return tree.compact(node, Base(game.history_id, moves, int(color), komi_halves))
                 return node
         return tree.reset(Base(game.history_id, moves, int(color), komi_halves))
@@ -381,7 +381,7 @@ class SearchPlayer:
                 ka = _backend.active   # the compiled kernels take over as soon as they arrive
                 counts[i] += int(ka.run(root_state, space.state, _ZOBRIST, space.work,
                                         space.spare, space.out, space.owner, space.scratch,
-                                        tree.ti, tree.tf, header, root,
+                                        *tree.arrays(), header, root,
                                         int(color), int(root_passes), int(root_last),
                                         int(root_last2), space.rng, params, pat3, model,
                                         values[i], hist,
@@ -470,13 +470,11 @@ class SearchPlayer:
         """The root moves' visits, summed over the trees; empty while a root has no children."""
         visits = {}
         for tree, root in zip(self._trees, roots):
-            first = int(tree.ti[K.NI_FIRST, root])
-            if first < 0:
+            children = tree.children(root)
+            if not children:
                 return {}
-            count = int(tree.ti[K.NI_COUNT, root])
-            for child in range(first, first + count):
-                move = int(tree.ti[K.NI_MOVE, child])
-                visits[move] = visits.get(move, 0.0) + float(tree.tf[K.NF_VISITS, child])
+            for move, child, _ in children:
+                visits[move] = visits.get(move, 0.0) + tree.visits(child)
         return visits
 
     def _lead(self, roots) -> Tuple[Optional[int], float]:
@@ -533,21 +531,19 @@ class SearchPlayer:
         w = size + 2
         stats = {}
         for tree, root in zip(self._trees, roots):
-            first = int(tree.ti[K.NI_FIRST, root])
-            if first < 0:
-                continue
-            for child in range(first, first + int(tree.ti[K.NI_COUNT, root])):
-                if tree.ti[K.NI_FLAGS, child] & K.FLAG_REPEAT:
+            for move, child, edge in tree.children(root):
+                if tree.repeats(child):
                     continue
-                move = int(tree.ti[K.NI_MOVE, child])
                 s = stats.setdefault(move, [0.0, 0.0, 0.0, 0.0, 0.0, None])
-                s[0] += float(tree.tf[K.NF_VISITS, child])
-                s[1] += float(tree.tf[K.NF_WINS, child])
-                s[2] += float(tree.tf[K.NF_SCORE, child])
-                s[3] += float(tree.tf[K.NF_PWINS, child])
-                s[4] += float(tree.tf[K.NF_PVISITS, child])
-                if s[5] is None or tree.tf[K.NF_VISITS, child] > s[5][1]:
-                    s[5] = (tree, float(tree.tf[K.NF_VISITS, child]), child)
+                visits = tree.visits(child)
+                if child >= 0:
+                    s[0] += visits
+                    s[1] += float(tree.tf[K.NF_WINS, child])
+                    s[2] += float(tree.tf[K.NF_SCORE, child])
+                s[3] += float(tree.ef[edge, K.E_PWINS])
+                s[4] += float(tree.ef[edge, K.E_PVISITS])
+                if s[5] is None or visits > s[5][1]:
+                    s[5] = (tree, visits, child)
         sign = 1.0 if color == Color.BLACK else -1.0
         prior_total = sum(s[3] for s in stats.values()) or 1.0
         moves = []
@@ -848,18 +844,19 @@ def _point(cell: int, w: int) -> Move:
 def _principal_variation(tree: Tree, node: int, w: int, limit: int = 30) -> List[Move]:
     """The moves after ``node``, following the most visited child while it has visits."""
     pv = []
-    while len(pv) < limit:
+    while len(pv) < limit and node >= 0:
         first = int(tree.ti[K.NI_FIRST, node])
         if first < 0:
             break
-        count = int(tree.ti[K.NI_COUNT, node])
-        visits = tree.tf[K.NF_VISITS, first:first + count]
-        flags = tree.ti[K.NI_FLAGS, first:first + count]
-        visits = np.where(flags & K.FLAG_REPEAT, -1.0, visits)
+        children = tree.ec[first:first + int(tree.ti[K.NI_COUNT, node])]
+        taken = np.maximum(children, 0)
+        visits = np.where(children >= 0, tree.tf[K.NF_VISITS, taken], 0.0)
+        visits = np.where((children >= 0) & (tree.ti[K.NI_FLAGS, taken] & K.FLAG_REPEAT != 0),
+                          -1.0, visits)
         best = int(np.argmax(visits))
         if visits[best] <= 0:
             break
-        node = first + best
+        node = int(children[best])
         pv.append(_point(int(tree.ti[K.NI_MOVE, node]), w))
     return pv
 
