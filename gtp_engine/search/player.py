@@ -108,7 +108,8 @@ class Analysis:
     ownership: List[float] = field(default_factory=list)
     compiled: bool = False
     threads: int = 1
-    nodes: int = 0
+    nodes: int = 0                 #: positions the trees hold (one per move a simulation took)
+    edges: int = 0                 #: moves the trees hold (every legal move of an expanded node)
     cpu_seconds: float = 0.0       #: processor time of the simulations (all threads)
     ownership_stdev: List[float] = field(default_factory=list)
     #: Black's margin the search played for besides the win (``target_margin``; 0: none)
@@ -571,7 +572,8 @@ class SearchPlayer:
         stdev = np.sqrt(np.clip((black + white) / n - ownership * ownership, 0.0, 1.0))
         return Analysis(color, size, moves, simulations, seconds, ownership.tolist(),
                         _backend.compiled(), self._threads(),
-                        sum(tree.used for tree in self._trees), ownership_stdev=stdev.tolist())
+                        sum(tree.used for tree in self._trees), ownership_stdev=stdev.tolist(),
+                        edges=sum(tree.edges_used for tree in self._trees))
 
     # ----------------------------------------------------------------- the move to play
     def decide(self, game, color: Color, analysis: Analysis, cleanup: bool = False,
@@ -812,7 +814,8 @@ class SearchPlayer:
         lines = [f"{analysis.simulations} simulations in {analysis.seconds:.2f} s "
                  f"({analysis.speed:.0f}/s, {analysis.threads} thread(s), "
                  f"{'compiled' if analysis.compiled else 'pure Python: kernels still compiling'}"
-                 f", {analysis.nodes} nodes)" + _target_text(target, analysis.color)]
+                 f", {analysis.nodes} nodes, {analysis.edges} edges)"
+                 + _target_text(target, analysis.color)]
         for info in analysis.moves[:top]:
             pv = " ".join(format_vertex(m) for m in info.pv[:10])
             lines.append(f"  {format_vertex(info.move):>5} visits {info.visits:7d} "
