@@ -187,8 +187,8 @@ def test_the_tree_gives_the_moves_the_model_likes_the_better_priors():
         tree, space = Tree(500), Workspace(game.size)
         root = tree.reset(None)
         K.expand(game.position.state.copy(), _ZOBRIST, space.work, space.spare, space.out,
-                 space.owner, space.scratch, tree.ti, tree.em, tree.ec, tree.ef, tree.header,
-                 root, int(Color.BLACK), 0, 0, 0, make_params(game, **overrides),
+                 space.owner, space.scratch, tree.ti, tree.em, tree.ec, tree.ef, tree.ea,
+                 tree.header, root, int(Color.BLACK), 0, 0, 0, make_params(game, **overrides),
                  patterns.table(), model)
         return {move: float(tree.ef[e, K.E_PWINS]) / float(tree.ef[e, K.E_PVISITS])
                 for move, _, e in tree.children(root) if move != K.PASS}

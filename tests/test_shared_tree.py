@@ -50,18 +50,18 @@ def _subtree(tree, node):
     node's, then each edge's move, statistics and subtree (None for a move not taken)."""
     return (int(tree.ti[K.NI_MOVE, node]), int(tree.ti[K.NI_FLAGS, node]),
             tuple(float(x) for x in tree.tf[:, node]),
-            tuple((move, tuple(float(x) for x in tree.ef[edge]),
+            tuple((move, tuple(float(x) for x in tree.ef[edge]), float(tree.ea[edge]),
                    None if child < 0 else _subtree(tree, child))
                   for move, child, edge in tree.children(node)))
 
 
 def _nodes(snapshot):
-    return 1 + sum(_nodes(child) for _, _, child in snapshot[3] if child is not None)
+    return 1 + sum(_nodes(edge[-1]) for edge in snapshot[3] if edge[-1] is not None)
 
 
 def _edges(snapshot):
-    return len(snapshot[3]) + sum(_edges(child) for _, _, child in snapshot[3]
-                                  if child is not None)
+    return len(snapshot[3]) + sum(_edges(edge[-1]) for edge in snapshot[3]
+                                  if edge[-1] is not None)
 
 
 def test_arenas_taking_turns_put_children_before_their_parents_and_compaction_keeps_them():
@@ -78,7 +78,7 @@ def test_arenas_taking_turns_put_children_before_their_parents_and_compaction_ke
     root_children = _children(tree, 0)
     kept = max(root_children, key=lambda c: tree.tf[K.NF_VISITS, c])
     before = _subtree(tree, kept)
-    assert _nodes(before) > 50
+    assert _nodes(before) > 10 and _edges(before) > 100
     tree.compact(kept, Base(game.history_id, (), int(Color.WHITE)))
     assert _subtree(tree, 0) == before
     assert tree.used == _nodes(before) and tree.edges_used == _edges(before)
@@ -132,7 +132,7 @@ def test_threads_sharing_a_tree_run_their_budget_on_one_tree():
 def test_a_shared_tree_stays_within_its_memory_cap_and_searches_on_when_full():
     p = SearchPlayer(SearchSettings(playouts=3000, threads=2, max_memory_mb=1,
                                     overrides=(("shared_tree", 1),)))
-    capacity = p.pool_capacity(1)
+    capacity = p.pool_capacity(1, 9)
     game = Game("go", 9)
     for _ in range(3):
         analysis = p.search(game, game.to_move, early_stop=False)

@@ -203,6 +203,7 @@ def test_a_node_getting_children_gets_the_nets_estimate_as_virtual_simulations(n
     alone, _ = _grow(kernels, K.empty_value(), weight, 1)
     assert np.array_equal(alone.tf, plain.tf) and np.array_equal(alone.ti, plain.ti)
     assert np.array_equal(alone.ef, plain.ef) and np.array_equal(alone.ec, plain.ec)
+    assert np.array_equal(alone.ea, plain.ea)
 
 
 def _depths(tree, node, depth=0):

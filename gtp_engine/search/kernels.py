@@ -19,8 +19,8 @@ gets the board mirror injected as ``BOARD_KERNELS``).
 The tree spends memory on visited moves only, as KataGo and Leela Zero do. It is two pools
 of flat arrays. Nodes (``ti`` int32 and ``tf`` float64, one row per field, indexed by node)
 are positions the search has visited: a node is made when a simulation first goes down the
-move to it. Edges (``em`` int16 moves, ``ec`` int32 children, ``ef`` float32 statistics, one
-row per edge) are the moves of an expanded node: one contiguous block ``ti[NI_FIRST, n] .. +
+move to it. Edges (``em`` int16 moves, ``ec`` int32 children, ``ef`` float32 priors and AMAF
+counts, ``ea`` float64 AMAF wins, one row per edge) are the moves of an expanded node: one contiguous block ``ti[NI_FIRST, n] .. +
 ti[NI_COUNT, n]`` per node, made when the node is expanded, with what the selection needs of
 a move that has no node yet (its prior and its AMAF statistics, which every simulation through
 the node updates, visited or not); ``ec`` names the move's node once it has one (-1 before).
@@ -111,13 +111,15 @@ NF_VALUE = 3         # sum of the values for the node's player: wins blended wit
 NF_NET = 4           # the value net's estimate of Black's win at the node (with FLAG_NET)
 NF_FIELDS = 5
 
-# an edge's statistics (``ef``, float32: priors are a few dozen virtual simulations, AMAF
-# counts are whole numbers, exact up to 2**24, and a rate needs no more than 7 digits)
+# an edge's statistics in ``ef``, float32: priors are set once, at expansion, and AMAF counts
+# are whole numbers, exact up to 2**24. The AMAF wins (``ea``) are float64: a float32 sum of
+# thousands of fractional results drifts by 1e-3 (its rounding errors add up), enough to
+# reorder two moves whose urgencies differ by 1e-6, which happens within 10,000 simulations
 E_PVISITS = 0        # prior: virtual simulations given at expansion by the suggestions
 E_PWINS = 1          # prior: their virtual wins
 E_AVISITS = 2        # AMAF (RAVE) simulations: the move was played later by the same player
-E_AWINS = 3          # their wins
-EF_FIELDS = 4
+EF_FIELDS = 3
+#                      ``ea[e]``: their wins
 NO_CHILD = -1        # ``ec`` of a move no simulation has gone down yet
 
 T_USED = 0           # tree header: nodes allocated
@@ -1783,8 +1785,8 @@ def empty_value():
 
 
 @jit
-def expand(st, zob, work, spare, out, owner, sx, ti, em, ec, ef, thdr, node, color, last, last2,
-           passes, params, pat3, model):
+def expand(st, zob, work, spare, out, owner, sx, ti, em, ec, ef, ea, thdr, node, color, last,
+           last2, passes, params, pat3, model):
     """Give ``node`` (position ``st``, ``color`` to move, ``passes`` passes just made) one edge
     per legal placement (not one's own single-point eye where the game says so) and a pass,
     with their priors: the hand-set ones (``prior``), plus, when ``model`` has weights and
@@ -1807,6 +1809,7 @@ def expand(st, zob, work, spare, out, owner, sx, ti, em, ec, ef, thdr, node, col
     first = used
     for e in range(first, first + n + 1):
         ec[e] = NO_CHILD
+        ea[e] = 0.0
         for f in range(EF_FIELDS):
             ef[e, f] = 0.0
     for k in range(n):
@@ -1822,15 +1825,15 @@ def expand(st, zob, work, spare, out, owner, sx, ti, em, ec, ef, thdr, node, col
                                  last, last2, params, pat3, feats)
         if learned > 0:
             score = learned_score(feats, nf, code, model)
-            ef[e, E_AWINS] = score   # held here until the best score is known
+            ea[e] = score   # held here until the best score is known
             best = max(best, score)
         ef[e, E_PVISITS] = pv
         ef[e, E_PWINS] = pw
     if learned > 0:
         temperature = params[P_LEARNED_TEMPERATURE]
         for e in range(first, first + n):
-            bonus = learned * math.exp((float(ef[e, E_AWINS]) - best) / temperature)
-            ef[e, E_AWINS] = 0.0
+            bonus = learned * math.exp((ea[e] - best) / temperature)
+            ea[e] = 0.0
             ef[e, E_PVISITS] += bonus
             ef[e, E_PWINS] += bonus
     read_fights(st, zob, work, spare, out, sx, em, ef, first, n, color, last, last2, params)
@@ -1916,7 +1919,7 @@ def candidate_features(st, zob, work, spare, out, sx, color, last, last2, params
 
 
 @jit
-def urgency(tf, ef, child, e, log_parent, params):
+def urgency(tf, ef, ea, child, e, log_parent, params):
     """How much the move of edge ``e`` (its node ``child``, -1 while it has none) deserves the
     next simulation: its value rate (priors included) blended with its AMAF win rate (RAVE:
     the weight of AMAF fades as real visits grow), plus an optional UCB exploration term."""
@@ -1932,7 +1935,7 @@ def urgency(tf, ef, child, e, log_parent, params):
     if av > 0:
         equiv = params[P_RAVE_EQUIV]
         beta = av / (av + v + v * av / equiv)
-        rate = (1.0 - beta) * rate + beta * float(ef[e, E_AWINS]) / av
+        rate = (1.0 - beta) * rate + beta * ea[e] / av
     c = params[P_UCB_C]
     if c > 0:
         rate += c * math.sqrt(log_parent / (visits + 1.0))
@@ -1940,7 +1943,7 @@ def urgency(tf, ef, child, e, log_parent, params):
 
 
 @jit
-def select(ti, tf, ec, ef, node, params):
+def select(ti, tf, ec, ef, ea, node, params):
     """The edge of ``node`` with the highest urgency (the first on ties), skipping repeats;
     -1 if none.
 
@@ -1959,7 +1962,7 @@ def select(ti, tf, ec, ef, node, params):
         child = int(ec[e])
         if child >= 0 and ti[NI_FLAGS, child] & FLAG_REPEAT:
             continue
-        u = urgency(tf, ef, child, e, log_parent, params)
+        u = urgency(tf, ef, ea, child, e, log_parent, params)
         if u > best_u:
             best_u = u
             best = e
@@ -1983,9 +1986,9 @@ def select(ti, tf, ec, ef, node, params):
 
 
 @jit
-def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, thdr, root, color,
-             root_passes, root_last, root_last2, rng, params, pat3, model, value, hist, path,
-             path_keys, seq, own):
+def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, ea, thdr, root,
+             color, root_passes, root_last, root_last2, rng, params, pat3, model, value, hist,
+             path, path_keys, seq, own):
     """One simulation from ``root`` (position ``root_st``, ``color`` to move): descend by
     urgency (making the node of a move the first time it is taken; when the pool has no room
     for it, the simulation plays out from above it), expand a leaf that has been visited often
@@ -2021,7 +2024,7 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, 
                 if ti[NI_FLAGS, node] & FLAG_EXPANDING:
                     break
                 ti[NI_FLAGS, node] |= FLAG_EXPANDING
-            if not expand(st, zob, work, spare, out, owner, sx, ti, em, ec, ef, thdr, node,
+            if not expand(st, zob, work, spare, out, owner, sx, ti, em, ec, ef, ea, thdr, node,
                           to_move, last, last2, passes, params, pat3, model):
                 ti[NI_FLAGS, node] &= ~FLAG_EXPANDING
                 break
@@ -2035,7 +2038,7 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, 
                 if value_mix > 0:
                     tf[NF_NET, node] = p if to_move == BLACK else 1.0 - p
                     ti[NI_FLAGS, node] |= FLAG_NET
-        e = select(ti, tf, ec, ef, node, params)
+        e = select(ti, tf, ec, ef, ea, node, params)
         if e < 0:
             break
         move = int(em[e])
@@ -2085,8 +2088,8 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, 
         n_seq, final = playout(st, zob, work, spare, out, sx, to_move, passes, last, last2,
                                rng, params, pat3, seq, n_seq)
     win, margin = black_result(st, work, owner, params, final)
-    _back_up(ti, tf, em, ef, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin,
-             params, virtual)
+    _back_up(ti, tf, em, ef, ea, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win,
+             margin, params, virtual)
     if passes >= 2:
         # the tree's two passes scored the board as it stands, dead stones on it: no sample
         # of who owns what once the game is played out
@@ -2111,8 +2114,8 @@ def _undo_virtual(tf, path, depth, virtual):
 
 
 @jit
-def _back_up(ti, tf, em, ef, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin,
-             params, virtual):
+def _back_up(ti, tf, em, ef, ea, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win,
+             margin, params, virtual):
     """Add the result to every node of the path, and the AMAF result to the edges of each
     node whose move its player made later in the simulation (the first time the point was
     played from that node on). Black's value is ``score_value`` of the result and margin,
@@ -2160,12 +2163,12 @@ def _back_up(ti, tf, em, ef, thdr, sx, path, depth, color, seq, tree_moves, n_se
                 m = int(em[e])
                 if m != PASS and sx[amaf_sid + m] == sid and sx[amaf_color + m] == player:
                     ef[e, E_AVISITS] += 1.0
-                    ef[e, E_AWINS] += child_value
+                    ea[e] += child_value
     thdr[T_SIMS] += 1
 
 
 @jit
-def run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, thdr, root, color,
+def run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, ea, thdr, root, color,
         root_passes, root_last, root_last2, rng, params, pat3, model, value, hist, path,
         path_keys, seq, own, count):
     """``count`` simulations (attempts that met a repeat do not count but are bounded);
@@ -2178,8 +2181,8 @@ def run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, thdr,
         if thdr[T_ARENA] != 0 and (int(thdr[T_EDGES]) + widest > int(thdr[T_EDGE_CAPACITY]) or
                                    int(thdr[T_USED]) >= int(thdr[T_CAPACITY])):
             break
-        done += simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, thdr,
-                         root, color, root_passes, root_last, root_last2, rng, params, pat3, model,
+        done += simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, ea,
+                         thdr, root, color, root_passes, root_last, root_last2, rng, params, pat3, model,
                          value, hist, path, path_keys, seq, own)
         attempts += 1
     return done
@@ -2208,7 +2211,7 @@ def find_child(ti, em, ec, node, move):
 
 
 @jit
-def compact(ti, tf, em, ec, ef, thdr, root, remap, order, carry_i, carry_f):
+def compact(ti, tf, em, ec, ef, ea, thdr, root, remap, order, carry_i, carry_f):
     """Keep only the subtree of ``root``: its nodes moved to the front of the pool in
     breadth-first order (``root`` becomes node 0), its edge blocks to the front of theirs.
     ``remap`` and ``order`` are scratch int32 arrays of the pool's capacity, ``carry_i`` and
@@ -2285,6 +2288,7 @@ def compact(ti, tf, em, ec, ef, thdr, root, remap, order, carry_i, carry_f):
             for i in range(count):
                 em[top + i] = em[first + i]
                 ec[top + i] = ec[first + i]
+                ea[top + i] = ea[first + i]
                 for f in range(EF_FIELDS):
                     ef[top + i, f] = ef[first + i, f]
             ti[NI_FIRST, node] = top
@@ -2356,6 +2360,7 @@ def warm_all(everything=True):
         em = np.zeros(4 * cap, np.int16)
         ec = np.zeros(4 * cap, np.int32)
         ef = np.zeros((4 * cap, EF_FIELDS), np.float32)
+        ea = np.zeros(4 * cap, np.float64)
         thdr = np.zeros(T_HEADER, np.int64)
         thdr[T_CAPACITY] = cap
         thdr[T_EDGE_CAPACITY] = 4 * cap
@@ -2395,12 +2400,12 @@ def warm_all(everything=True):
         for m in (model, (np.array([KEY_PAT3], np.int64), np.zeros(1, np.int32),
                           np.zeros(F_COUNT, np.float64))):
             for v in (empty_value(), value):
-                run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, thdr,
+                run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, ea, thdr,
                     int(root), int(BLACK), int(0), int(0), int(0), rng, params, pat3, m, v, hist, path,
                     path_keys, seq, own, int(30))
         child = find_child(ti, em, ec, int(root), int(PASS))
         remap = np.zeros(cap, np.int32)
-        compact(ti, tf, em, ec, ef, thdr, int(max(child, 0)), remap,
+        compact(ti, tf, em, ec, ef, ea, thdr, int(max(child, 0)), remap,
                 np.zeros(len(remap), np.int32), np.zeros(NI_FIELDS, np.int32), np.zeros(NF_FIELDS, np.float64))
         if not everything:
             continue

@@ -27,7 +27,7 @@ from ..errors import RulesError
 from . import _backend, book, knowledge, patterns
 from . import value as value_net
 from .params import PLAYER_TUNABLES, SHARED_TREE, asks_value_net, make_params
-from .tree import BYTES_PER_NODE, Base, Tree, Workspace
+from .tree import Base, Tree, Workspace, bytes_per_node, edges_per_node
 
 K = _backend.mirror
 _log = logging.getLogger(__name__)
@@ -181,10 +181,11 @@ class SearchPlayer:
         overrides = dict(self.settings.overrides)
         return threads > 1 and bool(overrides.get("shared_tree", SHARED_TREE))
 
-    def pool_capacity(self, trees: int) -> int:
-        """Nodes per tree that keep all ``trees`` within the memory cap."""
+    def pool_capacity(self, trees: int, size: int) -> int:
+        """Nodes per tree that keep all ``trees`` of a ``size`` board within the memory cap
+        (each with ``edges_per_node(size)`` edges per node)."""
         budget = int(self.settings.max_memory_mb) * 1024 * 1024
-        return max(2, budget // (trees * BYTES_PER_NODE))
+        return max(2, budget // (trees * bytes_per_node(size)))
 
     def memory_bytes(self) -> int:
         """Bytes held by the trees now."""
@@ -192,10 +193,12 @@ class SearchPlayer:
 
     def _ensure(self, threads: int, size: int) -> None:
         trees = 1 if self._shared(threads) else threads
-        capacity = self.pool_capacity(trees)
-        if len(self._trees) != trees or (self._trees and self._trees[0].capacity != capacity):
+        capacity = self.pool_capacity(trees, size)
+        edges = capacity * edges_per_node(size)
+        if len(self._trees) != trees or (self._trees and (self._trees[0].capacity != capacity or
+                                                          self._trees[0].edge_capacity != edges)):
             self._trees = []   # free the old pools before making new ones
-            self._trees = [Tree(capacity) for _ in range(trees)]
+            self._trees = [Tree(capacity, edges) for _ in range(trees)]
         if len(self._spaces) != threads or (self._spaces and self._spaces[0].size != size):
             self._spaces = [Workspace(size) for _ in range(threads)]
 

@@ -16,6 +16,7 @@ the same instant each make its node, and one of the two is left out of the tree 
 statistics of its one simulation).
 """
 
+import math
 import threading
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
@@ -27,10 +28,23 @@ from . import _backend
 
 K = _backend.mirror
 _BK = board_backend.mirror   # the board's layout (identical in both implementations)
-EDGES_PER_NODE = 24   #: edges the pool holds per node (19x19 from the empty board needs ~20)
-BYTES_PER_EDGE = 2 + 4 + 4 * K.EF_FIELDS                   #: move, child, statistics
-#: a node's fields, compaction's two maps, and the node's share of the edges
-BYTES_PER_NODE = 4 * K.NI_FIELDS + 8 * K.NF_FIELDS + 8 + EDGES_PER_NODE * BYTES_PER_EDGE
+BYTES_PER_EDGE = 2 + 4 + 4 * K.EF_FIELDS + 8   #: move, child, prior and AMAF count, AMAF wins
+BYTES_PER_NODE = 4 * K.NI_FIELDS + 8 * K.NF_FIELDS + 8   #: fields and compaction's two maps
+EDGES_PER_NODE = 16   #: a tree's edges per node when not given (``Tree``)
+#: a search tree's edges per node and point of the board: from the empty board one thread's
+#: tree held 0.31 (9x9) and 0.28 (19x19) times the board's points plus one (a pass) as many
+#: edges as nodes, and one node per 4.5 simulations (issue 73)
+EDGES_PER_POINT = 0.3
+
+
+def edges_per_node(size: int) -> int:
+    """The edges a search tree of a ``size`` board holds per node (``EDGES_PER_POINT``)."""
+    return max(8, math.ceil(EDGES_PER_POINT * (size * size + 1)))
+
+
+def bytes_per_node(size: int) -> int:
+    """A node's bytes with its share of the edges, for a search tree of a ``size`` board."""
+    return BYTES_PER_NODE + edges_per_node(size) * BYTES_PER_EDGE
 ARENA_EXPANSIONS = 32      #: an arena holds at least this many of the widest expansions
 ARENA_SHARE = 256          #: and at least this share (1/n) of the pool
 MAX_DEPTH = 1024                                          #: moves a descent may go down
@@ -60,6 +74,7 @@ class Tree:
         self.em = np.zeros(self.edge_capacity, np.int16)
         self.ec = np.zeros(self.edge_capacity, np.int32)
         self.ef = np.zeros((self.edge_capacity, K.EF_FIELDS), np.float32)
+        self.ea = np.zeros(self.edge_capacity, np.float64)
         self.header = np.zeros(K.T_HEADER, np.int64)
         self.header[K.T_CAPACITY] = self.capacity
         self.header[K.T_EDGE_CAPACITY] = self.edge_capacity
@@ -88,8 +103,8 @@ class Tree:
         return max(self.used / self.capacity, self.edges_used / self.edge_capacity)
 
     def arrays(self) -> Tuple[np.ndarray, ...]:
-        """The pools as the kernels take them: ``ti, tf, em, ec, ef``."""
-        return self.ti, self.tf, self.em, self.ec, self.ef
+        """The pools as the kernels take them: ``ti, tf, em, ec, ef, ea``."""
+        return self.ti, self.tf, self.em, self.ec, self.ef, self.ea
 
     def children(self, node: int) -> List[Tuple[int, int, int]]:
         """``(move, child, edge)`` for each edge of ``node`` (none before it is expanded);
@@ -117,8 +132,8 @@ class Tree:
         """Keep the subtree of ``root`` only, as node 0 of a tree grown from ``base``."""
         self.base = base
         self._close_arenas()
-        _backend.active.compact(self.ti, self.tf, self.em, self.ec, self.ef, self.header,
-                                int(root), self.remap, self.order, self._carry_i, self._carry_f)
+        _backend.active.compact(*self.arrays(), self.header, int(root), self.remap, self.order,
+                                self._carry_i, self._carry_f)
         return 0
 
     def arena(self, thread: int) -> np.ndarray:
@@ -163,7 +178,7 @@ class Tree:
 
     def nbytes(self) -> int:
         return self.ti.nbytes + self.tf.nbytes + self.remap.nbytes + self.order.nbytes + \
-            self.em.nbytes + self.ec.nbytes + self.ef.nbytes + self.header.nbytes
+            self.em.nbytes + self.ec.nbytes + self.ef.nbytes + self.ea.nbytes + self.header.nbytes
 
 
 class Workspace:
