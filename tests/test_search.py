@@ -515,16 +515,19 @@ def test_a_fixed_budget_never_stops_early_for_a_leading_pass():
 
 
 def test_the_tree_never_grows_past_its_memory_cap():
-    p = SearchPlayer(SearchSettings(playouts=3000, threads=1, max_memory_mb=1))
+    p = SearchPlayer(SearchSettings(playouts=6000, threads=1, max_memory_mb=1))
     capacity = p.pool_capacity(1, 9)
     assert capacity * bytes_per_node(9) <= 1024 * 1024
     game = Game("go", 9)
+    full = False
     for _ in range(3):
         analysis = p.search(game, game.to_move, early_stop=False)
         assert analysis.nodes <= capacity
         assert p.memory_bytes() <= 1024 * 1024 + 1024
-        assert analysis.simulations == 3000   # simulations go on when the pool is full
+        assert analysis.simulations == 6000   # simulations go on when the pool is full
+        full = full or p._trees[0].fill() > 0.98
         game.play(game.to_move, analysis.best.move)
+    assert full, "the pool never filled: the test proves nothing"
 
 
 def test_a_search_leaves_the_game_unchanged():
