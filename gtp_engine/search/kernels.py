@@ -20,10 +20,11 @@ The tree spends memory on visited moves only, as KataGo and Leela Zero do. It is
 of flat arrays. Nodes (``ti`` int32 and ``tf`` float64, one row per field, indexed by node)
 are positions the search has visited: a node is made when a simulation first goes down the
 move to it. Edges (``em`` int16 moves, ``ec`` int32 children, ``ef`` float32 priors and AMAF
-counts, ``ea`` float64 AMAF wins, one row per edge) are the moves of an expanded node: one contiguous block ``ti[NI_FIRST, n] .. +
-ti[NI_COUNT, n]`` per node, made when the node is expanded, with what the selection needs of
-a move that has no node yet (its prior and its AMAF statistics, which every simulation through
-the node updates, visited or not); ``ec`` names the move's node once it has one (-1 before).
+counts, ``ea`` float64 AMAF wins, one row per edge) are the moves of an expanded node: one
+contiguous block ``ti[NI_FIRST, n] .. + ti[NI_COUNT, n]`` per node, made when the node is
+expanded, with what the selection needs of a move that has no node yet (its prior and its
+AMAF statistics, which every simulation through the node updates, visited or not); ``ec``
+names the move's node once it has one (-1 before).
 Both are allocated from the free room a header names (``T_USED`` .. ``T_CAPACITY`` nodes,
 ``T_EDGES`` .. ``T_EDGE_CAPACITY`` edges): the whole pool's header for a tree of its own, or a
 thread's arena, blocks of pools shared by several threads (``T_ARENA``), which the caller
@@ -1378,7 +1379,7 @@ def _around(centre, k, w):
 @jit
 def read_fights(st, zob, work, spare, out, sx, em, ef, first, n, color, last, last2, params):
     """Priors from reading the fights next to the last move (``last``, 0 none) for the
-    edges ``first .. first + n`` of a node (``em``, ``ef``), ``color`` to move: for every group of two or
+    edges ``first .. first + n`` of a node, ``color`` to move: for every group of two or
     three liberties among the last move's and its neighbours (and the player's own previous
     move's, ``last2``, with ``P_READ_OWN``; an own group in atari too, with ``P_READ_ATARI``,
     so that an escape into a net or a squeeze reads dead like a ladder), an enemy one that
@@ -2182,8 +2183,8 @@ def run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, ea, t
                                    int(thdr[T_USED]) >= int(thdr[T_CAPACITY])):
             break
         done += simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, ea,
-                         thdr, root, color, root_passes, root_last, root_last2, rng, params, pat3, model,
-                         value, hist, path, path_keys, seq, own)
+                         thdr, root, color, root_passes, root_last, root_last2, rng, params,
+                         pat3, model, value, hist, path, path_keys, seq, own)
         attempts += 1
     return done
 
@@ -2401,12 +2402,13 @@ def warm_all(everything=True):
                           np.zeros(F_COUNT, np.float64))):
             for v in (empty_value(), value):
                 run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, ea, thdr,
-                    int(root), int(BLACK), int(0), int(0), int(0), rng, params, pat3, m, v, hist, path,
-                    path_keys, seq, own, int(30))
+                    int(root), int(BLACK), int(0), int(0), int(0), rng, params, pat3, m, v,
+                    hist, path, path_keys, seq, own, int(30))
         child = find_child(ti, em, ec, int(root), int(PASS))
         remap = np.zeros(cap, np.int32)
         compact(ti, tf, em, ec, ef, ea, thdr, int(max(child, 0)), remap,
-                np.zeros(len(remap), np.int32), np.zeros(NI_FIELDS, np.int32), np.zeros(NF_FIELDS, np.float64))
+                np.zeros(len(remap), np.int32), np.zeros(NI_FIELDS, np.int32),
+                np.zeros(NF_FIELDS, np.float64))
         if not everything:
             continue
         feats = np.zeros(MAX_FEATURES, np.int32)
