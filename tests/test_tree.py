@@ -255,14 +255,18 @@ def _compare(tree, node, wide, checked):
 
 
 POSITIONS = [
-    pytest.param("go", 9, ("E5", "C3", "G4", "D6"), 1500, id="go-9x9"),
-    pytest.param("loose", 9, ("E5", "E4"), 1000, id="loose-9x9"),
-    pytest.param("go", 19, ("D4", "Q16", "Q4"), 600, id="go-19x19"),
+    pytest.param("go", 9, ("E5", "C3", "G4", "D6"), 1500, 4321, id="go-9x9"),
+    pytest.param("loose", 9, ("E5", "E4"), 1000, 4321, id="loose-9x9"),
+    pytest.param("go", 19, ("D4", "Q16", "Q4"), 600, 4321, id="go-19x19"),
+    # the player's first random state for seed 1: with the AMAF wins in float32 two root
+    # moves swapped at the 6,647th simulation of this search
+    pytest.param("go", 9, (), 7000, 2654448107, id="go-9x9-long", marks=pytest.mark.slow),
 ]
 
 
-@pytest.mark.parametrize("variant, size, moves, count", POSITIONS)
-def test_the_compact_tree_searches_as_the_tree_of_every_legal_child(variant, size, moves, count):
+@pytest.mark.parametrize("variant, size, moves, count, seed", POSITIONS)
+def test_the_compact_tree_searches_as_the_tree_of_every_legal_child(variant, size, moves, count,
+                                                                    seed):
     """Same seed, position and budget, one thread: the same visits for every move at the root
     and below, so the same move chosen; the tree holds a node for visited moves only."""
     K = _backend.compile_now()
@@ -271,9 +275,9 @@ def test_the_compact_tree_searches_as_the_tree_of_every_legal_child(variant, siz
         game.play(game.to_move, parse_vertex(vertex, size))
     model = knowledge.arrays_for(game.rules.name, game.size)
     params = make_params(game, learned=len(model[2]) > 0, shared_tree=0)
-    wide = WideTree(K, game, params, model, seed=4321)
+    wide = WideTree(K, game, params, model, seed=seed)
     assert wide.run(count) == count
-    tree, root, done = _compact(K, game, params, model, 4321, count)
+    tree, root, done = _compact(K, game, params, model, seed, count)
     assert done == count
     root_visits = {move: tree.visits(child) for move, child, _ in tree.children(root)}
     assert root_visits == {c.move: c.visits for c in wide.root.children}
@@ -286,11 +290,14 @@ def test_the_compact_tree_searches_as_the_tree_of_every_legal_child(variant, siz
 
 
 def test_a_19x19_search_holds_few_nodes_per_simulation():
-    """The search's own summary counts the nodes: at most one per simulation can be made
-    (each takes one new move at most), and far fewer are."""
+    """The search's own summary counts the nodes: a simulation takes one new move at most, and
+    one in four or five does (a leaf takes ``expand_visits`` simulations before it has moves
+    to take), where a node for every legal move made 23 a simulation; the edges (every legal
+    move of an expanded node) are those 23."""
     game = Game("go", 19)
     analysis = SearchPlayer(SearchSettings(playouts=3000, threads=1, seed=2, book=False)) \
         .search(game, Color.BLACK, playouts=3000, early_stop=False)
     assert analysis.simulations == 3000
-    assert analysis.nodes <= 3000
-    assert "nodes" in SearchPlayer.summary(analysis)
+    assert analysis.nodes < 0.5 * 3000
+    assert analysis.edges > 10 * 3000
+    assert f"{analysis.nodes} nodes, {analysis.edges} edges" in SearchPlayer.summary(analysis)
