@@ -62,15 +62,15 @@ def reader_moves(K, game, color, last, last2, params, clock=None):
                           params)
         _, cand, _, _, _ = K._blocks(st)
         moves = sx[cand:cand + n].copy()
-        ti = np.zeros((K.NI_FIELDS, max(n, 1)), np.int32)
-        tf = np.zeros((K.NF_FIELDS, max(n, 1)), np.float64)
-        ti[K.NI_MOVE, :n] = moves
+        em = np.zeros(max(n, 1), np.int16)
+        ef = np.zeros((max(n, 1), K.EF_FIELDS), np.float32)
+        em[:n] = moves
         start = time.process_time()
-        K.read_fights(st, _ZOBRIST, space.work, space.spare, space.out, sx, ti, tf, 0, n,
+        K.read_fights(st, _ZOBRIST, space.work, space.spare, space.out, sx, em, ef, 0, n,
                       int(color), last, last2, params)
         if clock is not None:
             clock[0] += time.process_time() - start
-        found.append({int(moves[i]): float(tf[K.NF_PWINS, i]) for i in range(n)})
+        found.append({int(moves[i]): float(ef[i, K.E_PWINS]) for i in range(n)})
     with_kills, saves = found
     kills = {m: w - saves[m] for m, w in with_kills.items() if w > saves[m]}
     return kills, {m: w for m, w in saves.items() if w > 0}

@@ -96,13 +96,12 @@ def _read_priors(game, color, last, budget=500, kernels=K, last2=None, losses=Fa
                             params)
     _, cand, _, _, _ = kernels._blocks(st)
     moves = [int(sx[cand + i]) for i in range(n)]
-    ti = np.zeros((kernels.NI_FIELDS, n), np.int32)
-    tf = np.zeros((kernels.NF_FIELDS, n), np.float64)
-    ti[kernels.NI_MOVE] = moves
-    kernels.read_fights(st, _ZOBRIST, space.work, space.spare, space.out, sx, ti, tf, 0, n,
+    em = np.array(moves, np.int16)
+    ef = np.zeros((n, kernels.EF_FIELDS), np.float32)
+    kernels.read_fights(st, _ZOBRIST, space.work, space.spare, space.out, sx, em, ef, 0, n,
                         int(color), _cell(game, last), _cell(game, last2) if last2 else 0,
                         params)
-    visits, wins = tf[kernels.NF_PVISITS], tf[kernels.NF_PWINS]
+    visits, wins = ef[:, kernels.E_PVISITS], ef[:, kernels.E_PWINS]
     if losses:
         return {_vertex(game, moves[i]): (float(visits[i]), float(wins[i]))
                 for i in range(n) if visits[i] > 0}

@@ -187,12 +187,11 @@ def test_the_tree_gives_the_moves_the_model_likes_the_better_priors():
         tree, space = Tree(500), Workspace(game.size)
         root = tree.reset(None)
         K.expand(game.position.state.copy(), _ZOBRIST, space.work, space.spare, space.out,
-                 space.owner, space.scratch, tree.ti, tree.tf, tree.header, root,
-                 int(Color.BLACK), 0, 0, 0, make_params(game, **overrides), patterns.table(),
-                 model)
-        first, count = tree.ti[K.NI_FIRST, root], tree.ti[K.NI_COUNT, root]
-        return {int(tree.ti[K.NI_MOVE, c]): tree.tf[K.NF_PWINS, c] / tree.tf[K.NF_PVISITS, c]
-                for c in range(first, first + count) if tree.ti[K.NI_MOVE, c] != K.PASS}
+                 space.owner, space.scratch, tree.ti, tree.em, tree.ec, tree.ef, tree.ea,
+                 tree.header, root, int(Color.BLACK), 0, 0, 0, make_params(game, **overrides),
+                 patterns.table(), model)
+        return {move: float(tree.ef[e, K.E_PWINS]) / float(tree.ef[e, K.E_PVISITS])
+                for move, _, e in tree.children(root) if move != K.PASS}
 
     plain = priors(K.empty_model())
     learned = priors(arrays, prior_learned=50)

@@ -13,7 +13,7 @@ from gtp_engine.rules.terrain_map import TerrainMap
 from gtp_engine.search import _backend
 from gtp_engine.search.params import EXPAND_VISITS
 from gtp_engine.search.player import _ZOBRIST, SearchPlayer, SearchSettings
-from gtp_engine.search.tree import BYTES_PER_NODE, Workspace
+from gtp_engine.search.tree import Workspace, bytes_per_node
 
 import diagrams
 
@@ -146,15 +146,19 @@ def _select_between(losing_rate, amaf_rate):
     ``amaf_rate`` of 8,876 times (the starved A4 above). Returns the chosen child, 1 or 2."""
     from gtp_engine.search.params import make_params
     ka = _backend.compile_now()
-    ti = np.zeros((ka.NI_FIELDS, 3), np.int32)
-    tf = np.zeros((ka.NF_FIELDS, 3), np.float64)
-    ti[ka.NI_FIRST, 0], ti[ka.NI_COUNT, 0] = 1, 2
-    ti[ka.NI_MOVE, 1:] = (ka.PASS, 8)
+    ti = np.zeros((ka.NI_FIELDS, 2), np.int32)
+    tf = np.zeros((ka.NF_FIELDS, 2), np.float64)
+    ti[ka.NI_FIRST, 0], ti[ka.NI_COUNT, 0] = 0, 2
+    em = np.array([ka.PASS, 8], np.int16)
+    ec = np.array([1, ka.NO_CHILD], np.int32)   # the pass has a node, the untried move none
+    ef = np.zeros((2, ka.EF_FIELDS), np.float32)
+    ea = np.array([0.0, 8876 * amaf_rate])
     tf[ka.NF_VISITS, 0] = 10000
-    tf[[ka.NF_VISITS, ka.NF_WINS, ka.NF_VALUE, ka.NF_PVISITS, ka.NF_PWINS], 1] = \
-        (10000, 10000 * losing_rate, 10000 * losing_rate, 10, 5)
-    tf[[ka.NF_AVISITS, ka.NF_AWINS, ka.NF_PVISITS, ka.NF_PWINS], 2] = (8876, 8876 * amaf_rate, 47, 42)
-    return int(ka.select(ti, tf, 0, make_params(Game("loose", 5, 0))))
+    tf[[ka.NF_VISITS, ka.NF_WINS, ka.NF_VALUE], 1] = (10000, 10000 * losing_rate,
+                                                      10000 * losing_rate)
+    ef[0, [ka.E_PVISITS, ka.E_PWINS]] = (10, 5)
+    ef[1, [ka.E_AVISITS, ka.E_PVISITS, ka.E_PWINS]] = (8876, 47, 42)
+    return 1 + int(ka.select(ti, tf, ec, ef, ea, 0, make_params(Game("loose", 5, 0))))
 
 
 def test_a_losing_choice_yields_to_a_move_the_priors_like_that_amaf_buried():
@@ -271,14 +275,18 @@ def test_when_every_move_loses_the_tree_prefers_the_smaller_loss():
     params = make_params(Game("go", 9))
     ti = np.zeros((ka.NI_FIELDS, 3), np.int32)
     tf = np.zeros((ka.NF_FIELDS, 3), np.float64)
-    ti[ka.NI_FIRST, 0], ti[ka.NI_COUNT, 0] = 1, 2
+    ti[ka.NI_FIRST, 0], ti[ka.NI_COUNT, 0] = 0, 2
     ti[ka.NI_MOVE, 1:] = (12, 13)
+    em = np.array([12, 13], np.int16)
+    ec = np.array([1, 2], np.int32)
+    ef = np.zeros((2, ka.EF_FIELDS), np.float32)
     tf[ka.NF_VISITS, 0] = 2000
     for child, margin in ((1, 60.0), (2, 5.0)):   # Black's margins: the children are White's moves
-        tf[[ka.NF_VISITS, ka.NF_PVISITS, ka.NF_PWINS], child] = (1000, 10, 5)
+        tf[ka.NF_VISITS, child] = 1000
+        ef[child - 1, [ka.E_PVISITS, ka.E_PWINS]] = (10, 5)
         tf[ka.NF_SCORE, child] = 1000 * margin
         tf[ka.NF_VALUE, child] = 1000 * (1.0 - ka.score_value(1.0, margin, params))
-    assert int(ka.select(ti, tf, 0, params)) == 2
+    assert int(ec[ka.select(ti, tf, ec, ef, np.zeros(2), 0, params)]) == 2
 
 
 # ----------------------------------------------------------------- passing and resigning
@@ -651,15 +659,18 @@ def test_a_fixed_budget_never_stops_early_for_a_leading_pass():
     p = player(500, seed=1)
     p.search(game, Color.BLACK, early_stop=False)
     tree, root = p._trees[0], 0
-    first = int(tree.ti[_backend.mirror.NI_FIRST, root])
-    count = int(tree.ti[_backend.mirror.NI_COUNT, root])
-    children = range(first, first + count)
-    moves = [int(tree.ti[_backend.mirror.NI_MOVE, c]) for c in children]
-    visits = tree.tf[_backend.mirror.NF_VISITS]
-    for child in children:
+    K = _backend.mirror
+    children = []
+    for move, child, edge in tree.children(root):   # every move a node, as if all were tried
+        if child < 0:
+            child = int(K.new_node(tree.ti, tree.tf, tree.header, move))
+            tree.ec[edge] = child
+        children.append((move, child))
+    visits = tree.tf[K.NF_VISITS]
+    for _, child in children:
         visits[child] = 1.0
-    pass_child = first + moves.index(_backend.mirror.PASS)
-    point_child = first + next(i for i, m in enumerate(moves) if m != _backend.mirror.PASS)
+    pass_child = next(c for m, c in children if m == K.PASS)
+    point_child = next(c for m, c in children if m != K.PASS)
     visits[point_child] = 900.0
     assert p._settle_gap([root], 800) == 0
     assert p._settle_gap([root], 2000) == 1 + (2000 - 899) // 2
@@ -669,16 +680,19 @@ def test_a_fixed_budget_never_stops_early_for_a_leading_pass():
 
 
 def test_the_tree_never_grows_past_its_memory_cap():
-    p = SearchPlayer(SearchSettings(playouts=3000, threads=1, max_memory_mb=1))
-    capacity = p.pool_capacity(1)
-    assert capacity * BYTES_PER_NODE <= 1024 * 1024
+    p = SearchPlayer(SearchSettings(playouts=6000, threads=1, max_memory_mb=1))
+    capacity = p.pool_capacity(1, 9)
+    assert capacity * bytes_per_node(9) <= 1024 * 1024
     game = Game("go", 9)
+    full = False
     for _ in range(3):
         analysis = p.search(game, game.to_move, early_stop=False)
         assert analysis.nodes <= capacity
         assert p.memory_bytes() <= 1024 * 1024 + 1024
-        assert analysis.simulations == 3000   # simulations go on when the pool is full
+        assert analysis.simulations == 6000   # simulations go on when the pool is full
+        full = full or p._trees[0].fill() > 0.98
         game.play(game.to_move, analysis.best.move)
+    assert full, "the pool never filled: the test proves nothing"
 
 
 def test_a_search_leaves_the_game_unchanged():
@@ -751,12 +765,18 @@ def test_the_mirror_searches_exactly_as_the_compiled_kernels(variant):
             p = player(40, seed=3)
             p.search(game, Color.WHITE, playouts=40, target_margin=-3.0)
             tree = p._trees[0]
-            trees.append((tree.used, tree.ti[:, :tree.used].copy(), tree.tf[:, :tree.used].copy()))
+            edges = tree.edges_used
+            trees.append((tree.used, edges, tree.ti[:, :tree.used].copy(),
+                          tree.em[:edges].copy(), tree.ec[:edges].copy(),
+                          tree.tf[:, :tree.used].copy(), tree.ef[:edges].copy(),
+                          tree.ea[:edges].copy()))
         finally:
             _backend.active = compiled
-    assert trees[0][0] == trees[1][0]
-    assert np.array_equal(trees[0][1], trees[1][1])
-    assert np.allclose(trees[0][2], trees[1][2])
+    assert trees[0][:2] == trees[1][:2]
+    for exact in (2, 3, 4):
+        assert np.array_equal(trees[0][exact], trees[1][exact])
+    for close in (5, 6, 7):
+        assert np.allclose(trees[0][close], trees[1][close])
 
 
 def test_the_amaf_blend_follows_the_game_and_an_override_still_wins():

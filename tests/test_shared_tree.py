@@ -32,7 +32,7 @@ def _grow(game, arenas=2, chunks=12, per_chunk=40, capacity=200_000, shared=1):
         arena = tree.arena(k % arenas)
         tree.refill(arena, game.size * game.size + 1)
         done += int(ka.run(game.position.state, space.state, _ZOBRIST, space.work, space.spare,
-                           space.out, space.owner, space.scratch, tree.ti, tree.tf, arena,
+                           space.out, space.owner, space.scratch, *tree.arrays(), arena,
                            root, int(game.to_move), 0, 0, 0, space.rng, params,
                            patterns.table(), model, K.empty_value(), hist, space.path,
                            space.path_keys,
@@ -41,19 +41,27 @@ def _grow(game, arenas=2, chunks=12, per_chunk=40, capacity=200_000, shared=1):
 
 
 def _children(tree, node):
-    first = int(tree.ti[K.NI_FIRST, node])
-    return [] if first < 0 else list(range(first, first + int(tree.ti[K.NI_COUNT, node])))
+    """The nodes of ``node``'s moves that simulations have taken."""
+    return [child for _, child, _ in tree.children(node) if child >= 0]
 
 
 def _subtree(tree, node):
-    """The subtree of ``node`` as nested tuples of moves and statistics (no indices)."""
+    """The subtree of ``node`` as nested tuples of moves and statistics (no indices): the
+    node's, then each edge's move, statistics and subtree (None for a move not taken)."""
     return (int(tree.ti[K.NI_MOVE, node]), int(tree.ti[K.NI_FLAGS, node]),
             tuple(float(x) for x in tree.tf[:, node]),
-            tuple(_subtree(tree, c) for c in _children(tree, node)))
+            tuple((move, tuple(float(x) for x in tree.ef[edge]), float(tree.ea[edge]),
+                   None if child < 0 else _subtree(tree, child))
+                  for move, child, edge in tree.children(node)))
 
 
 def _nodes(snapshot):
-    return 1 + sum(_nodes(child) for child in snapshot[3])
+    return 1 + sum(_nodes(edge[-1]) for edge in snapshot[3] if edge[-1] is not None)
+
+
+def _edges(snapshot):
+    return len(snapshot[3]) + sum(_edges(edge[-1]) for edge in snapshot[3]
+                                  if edge[-1] is not None)
 
 
 def test_arenas_taking_turns_put_children_before_their_parents_and_compaction_keeps_them():
@@ -62,19 +70,21 @@ def test_arenas_taking_turns_put_children_before_their_parents_and_compaction_ke
     reachable = [0]
     for node in reachable:
         reachable.extend(_children(tree, node))
-    assert any(int(tree.ti[K.NI_FIRST, n]) >= 0 and int(tree.ti[K.NI_FIRST, n]) < n
-               for n in reachable), "the arenas did not interleave: the test proves nothing"
+    assert any(c < n for n in reachable for c in _children(tree, n)), \
+        "the arenas did not interleave nodes: the test proves nothing"
+    assert any(tree.ti[K.NI_FIRST, c] >= 0 and tree.ti[K.NI_FIRST, c] < tree.ti[K.NI_FIRST, n]
+               for n in reachable for c in _children(tree, n)), \
+        "the arenas did not interleave edges: the test proves nothing"
     root_children = _children(tree, 0)
     kept = max(root_children, key=lambda c: tree.tf[K.NF_VISITS, c])
     before = _subtree(tree, kept)
-    assert _nodes(before) > 50
+    assert _nodes(before) > 10 and _edges(before) > 100
     tree.compact(kept, Base(game.history_id, (), int(Color.WHITE)))
     assert _subtree(tree, 0) == before
-    assert tree.used == _nodes(before)
-    used = tree.used
-    for node in range(used):
+    assert tree.used == _nodes(before) and tree.edges_used == _edges(before)
+    for node in range(tree.used):
         first = int(tree.ti[K.NI_FIRST, node])
-        assert first < used and first + int(tree.ti[K.NI_COUNT, node]) <= used
+        assert first + int(tree.ti[K.NI_COUNT, node]) <= tree.edges_used
 
 
 def test_compaction_of_a_tree_of_one_arena_keeps_the_subtree_too():
@@ -84,6 +94,7 @@ def test_compaction_of_a_tree_of_one_arena_keeps_the_subtree_too():
     before = _subtree(tree, kept)
     tree.compact(kept, Base(game.history_id, (), int(Color.WHITE)))
     assert _subtree(tree, 0) == before and tree.used == _nodes(before)
+    assert tree.edges_used == _edges(before)
 
 
 def test_every_virtual_loss_is_taken_back():
@@ -121,7 +132,7 @@ def test_threads_sharing_a_tree_run_their_budget_on_one_tree():
 def test_a_shared_tree_stays_within_its_memory_cap_and_searches_on_when_full():
     p = SearchPlayer(SearchSettings(playouts=3000, threads=2, max_memory_mb=1,
                                     overrides=(("shared_tree", 1),)))
-    capacity = p.pool_capacity(1)
+    capacity = p.pool_capacity(1, 9)
     game = Game("go", 9)
     for _ in range(3):
         analysis = p.search(game, game.to_move, early_stop=False)

@@ -162,7 +162,7 @@ def _grow(kernels, arrays, weight, sims, **overrides):
     arena = tree.arena(0)
     tree.refill(arena, 26)
     kernels.run(game.position.state, space.state, _ZOBRIST, space.work, space.spare, space.out,
-                space.owner, space.scratch, tree.ti, tree.tf, arena, root, int(game.to_move),
+                space.owner, space.scratch, *tree.arrays(), arena, root, int(game.to_move),
                 0, 0, 0, space.rng, params, patterns.table(),
                 knowledge.arrays_for("go", 5), arrays,
                 np.zeros(64, np.int64), space.path, space.path_keys, space.seq, space.own, sims)
@@ -170,11 +170,10 @@ def _grow(kernels, arrays, weight, sims, **overrides):
 
 
 def _expanded(tree, node):
-    """The nodes below and including ``node`` that have children."""
-    first, count = int(tree.ti[K.NI_FIRST, node]), int(tree.ti[K.NI_COUNT, node])
-    if first < 0 or count == 0:
+    """The nodes below and including ``node`` that have children (edges)."""
+    if not tree.children(node):
         return set()
-    return {node}.union(*(_expanded(tree, c) for c in range(first, first + count)))
+    return {node}.union(*(_expanded(tree, c) for _, c, _ in tree.children(node) if c >= 0))
 
 
 @pytest.mark.parametrize("name", ["mirror", "compiled"])
@@ -186,28 +185,33 @@ def test_a_node_getting_children_gets_the_nets_estimate_as_virtual_simulations(n
     # one simulation that expands every node it meets (expand_visits 1): the same tree
     plain, root = _grow(kernels, arrays, 0.0, 1)
     valued, _ = _grow(kernels, arrays, weight, 1)
-    assert np.array_equal(valued.ti, plain.ti)
+    assert np.array_equal(valued.ti, plain.ti) and np.array_equal(valued.ec, plain.ec)
     expanded = _expanded(plain, root) - {root}
     assert len(expanded) > 3
     # each node that got children, the root aside, and no other, has ``weight`` more prior
-    # visits, won by the player who moved into it with 1 - p
-    gained = valued.tf[K.NF_PVISITS] - plain.tf[K.NF_PVISITS]
-    won = valued.tf[K.NF_PWINS] - plain.tf[K.NF_PWINS]
-    assert set(np.nonzero(gained)[0].tolist()) == expanded
-    assert set(np.nonzero(won)[0].tolist()) == expanded
-    assert np.allclose(gained[list(expanded)], weight)
-    assert np.allclose(won[list(expanded)], weight * (1 - p), atol=1e-4)
+    # visits on the edge that reaches it, won by the player who moved into it with 1 - p
+    edges = plain.edges_used
+    gained = (valued.ef[:edges, K.E_PVISITS] - plain.ef[:edges, K.E_PVISITS]).astype(float)
+    won = (valued.ef[:edges, K.E_PWINS] - plain.ef[:edges, K.E_PWINS]).astype(float)
+    reaching = [e for e in range(edges) if plain.ec[e] in expanded]
+    assert len(reaching) == len(expanded)
+    assert set(np.nonzero(gained)[0].tolist()) == set(reaching)
+    assert set(np.nonzero(won)[0].tolist()) == set(reaching)
+    assert np.allclose(gained[reaching], weight, atol=1e-4)
+    assert np.allclose(won[reaching], weight * (1 - p), atol=1e-4)
     # without a net the weight changes nothing
     alone, _ = _grow(kernels, K.empty_value(), weight, 1)
     assert np.array_equal(alone.tf, plain.tf) and np.array_equal(alone.ti, plain.ti)
+    assert np.array_equal(alone.ef, plain.ef) and np.array_equal(alone.ec, plain.ec)
+    assert np.array_equal(alone.ea, plain.ea)
 
 
 def _depths(tree, node, depth=0):
     """{node: depth} of ``node``'s subtree."""
     found = {node: depth}
-    first, count = int(tree.ti[K.NI_FIRST, node]), int(tree.ti[K.NI_COUNT, node])
-    for child in range(first, first + count if first >= 0 else first):
-        found.update(_depths(tree, child, depth + 1))
+    for _, child, _ in tree.children(node):
+        if child >= 0:
+            found.update(_depths(tree, child, depth + 1))
     return found
 
 

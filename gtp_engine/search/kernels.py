@@ -16,12 +16,19 @@ integers read from int32 arrays go through ``int()`` before arithmetic, no excep
 objects. The board functions come from the board kernels module of the same kind (the mirror
 gets the board mirror injected as ``BOARD_KERNELS``).
 
-The tree is a pool of nodes in flat arrays (``ti`` int32 and ``tf`` float64, one row per
-field, indexed by node). A node is reached by a move; its children are one contiguous block
-``ti[NI_FIRST, n] .. + ti[NI_COUNT, n]``, allocated when the node is expanded from the free
-room a header names (``T_USED`` .. ``T_CAPACITY``): the whole pool's header for a tree of its
-own, or a thread's arena, a block of a pool shared by several threads (``T_ARENA``), which the
-caller refills between calls; the children of a node in a shared pool may lie before it.
+The tree spends memory on visited moves only, as KataGo and Leela Zero do. It is two pools
+of flat arrays. Nodes (``ti`` int32 and ``tf`` float64, one row per field, indexed by node)
+are positions the search has visited: a node is made when a simulation first goes down the
+move to it. Edges (``em`` int16 moves, ``ec`` int32 children, ``ef`` float32 priors and AMAF
+counts, ``ea`` float64 AMAF wins, one row per edge) are the moves of an expanded node: one
+contiguous block ``ti[NI_FIRST, n] .. + ti[NI_COUNT, n]`` per node, made when the node is
+expanded, with what the selection needs of a move that has no node yet (its prior and its
+AMAF statistics, which every simulation through the node updates, visited or not); ``ec``
+names the move's node once it has one (-1 before).
+Both are allocated from the free room a header names (``T_USED`` .. ``T_CAPACITY`` nodes,
+``T_EDGES`` .. ``T_EDGE_CAPACITY`` edges): the whole pool's header for a tree of its own, or a
+thread's arena, blocks of pools shared by several threads (``T_ARENA``), which the caller
+refills between calls; the children of a node in a shared pool may lie before it.
 ``NF_WINS`` counts wins for the player who made the node's move; ``NF_VALUE`` the
 same wins blended with the final margin (``P_SCORE_WEIGHT``), which is what the selection
 compares: far ahead or far behind, where every move wins or every move loses, the margin still
@@ -89,32 +96,41 @@ LEGAL = B.LEGAL
 PASS = 0             # the move code of a pass (cell 0 is a wall corner, never a point)
 
 NI_MOVE = 0          # cell of the move that reaches the node (PASS for a pass)
-NI_FIRST = 1         # index of the first child, -1 while the node is not expanded
-NI_COUNT = 2         # number of children
+NI_FIRST = 1         # index of the node's first edge, -1 while the node is not expanded
+NI_COUNT = 2         # number of edges (legal moves at expansion)
 NI_FLAGS = 3         # FLAG_* bits
 NI_FIELDS = 4
 FLAG_REPEAT = 1      # the move recreates an earlier position (Go2 superko; elsewhere avoided)
-FLAG_EXPANDING = 2   # a thread sharing the tree is giving the node its children: others stop
+FLAG_EXPANDING = 2   # a thread sharing the tree is giving the node its edges: others stop
 #                      above it rather than expand it too (the slower block would be lost)
 FLAG_NET = 4         # NF_NET holds the value net's estimate of the node's position
 
 NF_VISITS = 0        # simulations through the node
 NF_WINS = 1          # their wins for the player who made the node's move (ties count half)
-NF_AVISITS = 2       # AMAF (RAVE) simulations: the move was played later by the same player
-NF_AWINS = 3         # their wins
-NF_PVISITS = 4       # prior: virtual simulations given at expansion by the suggestions
-NF_PWINS = 5         # prior: their virtual wins
-NF_SCORE = 6         # sum of the final margins, Black minus White with komi, in points
-NF_VALUE = 7         # sum of the values for the node's player: wins blended with margins
-NF_NET = 8           # the value net's estimate of Black's win at the node (with FLAG_NET)
-NF_FIELDS = 9
+NF_SCORE = 2         # sum of the final margins, Black minus White with komi, in points
+NF_VALUE = 3         # sum of the values for the node's player: wins blended with margins
+NF_NET = 4           # the value net's estimate of Black's win at the node (with FLAG_NET)
+NF_FIELDS = 5
+
+# an edge's statistics in ``ef``, float32: priors are set once, at expansion, and AMAF counts
+# are whole numbers, exact up to 2**24. The AMAF wins (``ea``) are float64: a float32 sum of
+# thousands of fractional results drifts by 1e-3 (its rounding errors add up), enough to
+# reorder two moves whose urgencies differ by 1e-6, which happens within 10,000 simulations
+E_PVISITS = 0        # prior: virtual simulations given at expansion by the suggestions
+E_PWINS = 1          # prior: their virtual wins
+E_AVISITS = 2        # AMAF (RAVE) simulations: the move was played later by the same player
+EF_FIELDS = 3
+#                      ``ea[e]``: their wins
+NO_CHILD = -1        # ``ec`` of a move no simulation has gone down yet
 
 T_USED = 0           # tree header: nodes allocated
-T_CAPACITY = 1       # nodes the pool holds (never exceeded: expansion stops when full)
+T_CAPACITY = 1       # nodes the pool holds (never exceeded: the tree stops growing when full)
 T_SIMS = 2           # simulations run (all searches)
 T_ARENA = 3          # 1: the header is a thread's arena in a shared pool: ``run`` returns when
 #                      it has no room left for an expansion, so that the caller can refill it
-T_HEADER = 4
+T_EDGES = 4          # edges allocated
+T_EDGE_CAPACITY = 5  # edges the pool holds
+T_HEADER = 6
 
 # --------------------------------------------------------------------------- parameters
 # One float64 array, so that tuning needs no recompile. Defaults and meanings: ``params.py``.
@@ -1411,11 +1427,11 @@ def read_fight(st, zob, work, spare, out, sx, stone, defender, first, first_colo
 
 
 @jit
-def _add_prior(ti, tf, first, n, cell, visits, wins):
-    for child in range(first, first + n):
-        if ti[NI_MOVE, child] == cell:
-            tf[NF_PVISITS, child] += visits
-            tf[NF_PWINS, child] += wins
+def _add_prior(em, ef, first, n, cell, visits, wins):
+    for e in range(first, first + n):
+        if em[e] == cell:
+            ef[e, E_PVISITS] += visits
+            ef[e, E_PWINS] += wins
             return
 
 
@@ -1434,9 +1450,9 @@ def _around(centre, k, w):
 
 
 @jit
-def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, last2, params):
+def read_fights(st, zob, work, spare, out, sx, em, ef, first, n, color, last, last2, params):
     """Priors from reading the fights next to the last move (``last``, 0 none) for the
-    children ``first .. first + n`` of a node, ``color`` to move: for every group of two or
+    edges ``first .. first + n`` of a node, ``color`` to move: for every group of two or
     three liberties among the last move's and its neighbours (and the player's own previous
     move's, ``last2``, with ``P_READ_OWN``; an own group in atari too, with ``P_READ_ATARI``,
     so that an escape into a net or a squeeze reads dead like a ladder), an enemy one that
@@ -1496,7 +1512,7 @@ def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, la
             value, spent = read_fight(st, zob, work, spare, out, sx, q, v, 1, color, budget, True)
             budget -= spent
             if value == 0:   # the reply to it loses: it kills, or it saves
-                _add_prior(ti, tf, first, n, move, bonus, bonus)
+                _add_prior(em, ef, first, n, move, bonus, bonus)
             if value != 1:
                 sure_loss = False
             if budget <= 0:
@@ -1505,7 +1521,7 @@ def read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, la
             # dead whatever it does: extending it only adds stones to the loss (the list,
             # which the reads below the first move leave alone, starts with its liberties)
             for i in range(min(libs, count)):
-                _add_prior(ti, tf, first, n, int(sx[rb + i]), params[P_PRIOR_READ_DEAD], 0.0)
+                _add_prior(em, ef, first, n, int(sx[rb + i]), params[P_PRIOR_READ_DEAD], 0.0)
 
 
 # --------------------------------------------------------------------------- priors
@@ -1847,14 +1863,15 @@ def empty_value():
 
 
 @jit_inline   # one caller: pasted there, one compiled library less (warm-up)
-def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last, last2,
-           passes, params, pat3, model):
-    """Give ``node`` (position ``st``, ``color`` to move, ``passes`` passes just made) one child
+def expand(st, zob, work, spare, out, owner, sx, ti, em, ec, ef, ea, thdr, node, color, last,
+           last2, passes, params, pat3, model):
+    """Give ``node`` (position ``st``, ``color`` to move, ``passes`` passes just made) one edge
     per legal placement (not one's own single-point eye where the game says so) and a pass,
     with their priors: the hand-set ones (``prior``), plus, when ``model`` has weights and
     ``P_PRIOR_LEARNED`` is above 0, that many virtual wins for the learned model's first
     choice and exp((score - best) / ``P_LEARNED_TEMPERATURE``) of them for every other
-    placement. Returns False, changing nothing, when the pool has no room.
+    placement. No child node yet: ``simulate`` makes one when it first goes down an edge.
+    Returns False, changing nothing, when the pool has no room for the edges.
 
     The pass's prior: after the opponent's pass it ends the game, so its prior is the exact
     result for ``color`` (the tree must see a pass that wins, or it would never try it: a pass
@@ -1864,45 +1881,41 @@ def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last
     size = int(st[HDR, H_SIZE])
     _, cand, _, _, _ = _blocks(st)
     n = _placements(st, zob, work, spare, out, sx, color, params)
-    used = int(thdr[T_USED])
-    if used + n + 1 > int(thdr[T_CAPACITY]):
+    used = int(thdr[T_EDGES])
+    if used + n + 1 > int(thdr[T_EDGE_CAPACITY]):
         return False
     first = used
-    for k in range(n + 1):
-        child = first + k
-        ti[NI_FIRST, child] = -1
-        ti[NI_COUNT, child] = 0
-        ti[NI_FLAGS, child] = 0
-        for f in range(NF_FIELDS):
-            tf[f, child] = 0.0
+    for e in range(first, first + n + 1):
+        ec[e] = NO_CHILD
+        ea[e] = 0.0
+        for f in range(EF_FIELDS):
+            ef[e, f] = 0.0
     for k in range(n):
-        cell = int(sx[cand + k])
-        ti[NI_MOVE, first + k] = cell
+        em[first + k] = sx[cand + k]
     learned = params[P_PRIOR_LEARNED]
     if len(model[2]) == 0:
         learned = 0.0
     feats = sx[len(sx) - MAX_FEATURES:]   # the scratch's last block: no allocation
     best = -1e300
     for k in range(n):   # priors after the list is stored: they reuse the scratch blocks
-        child = first + k
-        pv, pw, nf, code = prior(st, zob, work, spare, out, sx, int(ti[NI_MOVE, child]), color,
+        e = first + k
+        pv, pw, nf, code = prior(st, zob, work, spare, out, sx, int(em[e]), color,
                                  last, last2, params, pat3, feats)
-        tf[NF_PVISITS, child] = pv
-        tf[NF_PWINS, child] = pw
         if learned > 0:
             score = learned_score(feats, nf, code, model)
-            tf[NF_SCORE, child] = score   # held here until the best score is known
+            ea[e] = score   # held here until the best score is known
             best = max(best, score)
+        ef[e, E_PVISITS] = pv
+        ef[e, E_PWINS] = pw
     if learned > 0:
         temperature = params[P_LEARNED_TEMPERATURE]
-        for k in range(n):
-            child = first + k
-            bonus = learned * math.exp((tf[NF_SCORE, child] - best) / temperature)
-            tf[NF_SCORE, child] = 0.0
-            tf[NF_PVISITS, child] += bonus
-            tf[NF_PWINS, child] += bonus
-    read_fights(st, zob, work, spare, out, sx, ti, tf, first, n, color, last, last2, params)
-    ti[NI_MOVE, first + n] = PASS
+        for e in range(first, first + n):
+            bonus = learned * math.exp((ea[e] - best) / temperature)
+            ea[e] = 0.0
+            ef[e, E_PVISITS] += bonus
+            ef[e, E_PWINS] += bonus
+    read_fights(st, zob, work, spare, out, sx, em, ef, first, n, color, last, last2, params)
+    em[first + n] = PASS
     weight = params[P_PRIOR_PASS]
     if passes >= 1:
         win, _ = black_result(st, work, owner, params, color)
@@ -1911,12 +1924,29 @@ def expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, color, last
         rate = 0.5
     else:
         rate = 0.0
-    tf[NF_PVISITS, first + n] = weight
-    tf[NF_PWINS, first + n] = weight * rate
-    thdr[T_USED] = used + n + 1
+    ef[first + n, E_PVISITS] = weight
+    ef[first + n, E_PWINS] = weight * rate
+    thdr[T_EDGES] = used + n + 1
     ti[NI_FIRST, node] = first
     ti[NI_COUNT, node] = n + 1
     return True
+
+
+@jit
+def new_node(ti, tf, thdr, move):
+    """A node reached by ``move``, with no statistics and no edges, from the free room of
+    ``thdr``; -1 when there is none."""
+    node = int(thdr[T_USED])
+    if node >= int(thdr[T_CAPACITY]):
+        return -1
+    thdr[T_USED] = node + 1
+    ti[NI_MOVE, node] = move
+    ti[NI_FIRST, node] = -1
+    ti[NI_COUNT, node] = 0
+    ti[NI_FLAGS, node] = 0
+    for f in range(NF_FIELDS):
+        tf[f, node] = 0.0
+    return node
 
 
 @jit
@@ -1967,30 +1997,36 @@ def candidate_features(st, zob, work, spare, out, sx, color, last, last2, params
 
 
 @jit
-def urgency(tf, child, log_parent, params):
-    """How much a child deserves the next simulation: its value rate (priors included) blended
-    with its AMAF win rate (RAVE: the weight of AMAF fades as real visits grow), plus an
-    optional UCB exploration term."""
-    v = tf[NF_VISITS, child] + tf[NF_PVISITS, child]
-    wins = tf[NF_VALUE, child] + tf[NF_PWINS, child]
+def urgency(tf, ef, ea, child, e, log_parent, params):
+    """How much the move of edge ``e`` (its node ``child``, -1 while it has none) deserves the
+    next simulation: its value rate (priors included) blended with its AMAF win rate (RAVE:
+    the weight of AMAF fades as real visits grow), plus an optional UCB exploration term."""
+    visits = 0.0
+    value = 0.0
+    if child >= 0:
+        visits = tf[NF_VISITS, child]
+        value = tf[NF_VALUE, child]
+    v = visits + float(ef[e, E_PVISITS])
+    wins = value + float(ef[e, E_PWINS])
     rate = wins / v if v > 0 else 1.0
-    av = tf[NF_AVISITS, child]
+    av = float(ef[e, E_AVISITS])
     if av > 0:
         equiv = params[P_RAVE_EQUIV]
         beta = av / (av + v + v * av / equiv)
-        rate = (1.0 - beta) * rate + beta * tf[NF_AWINS, child] / av
+        rate = (1.0 - beta) * rate + beta * ea[e] / av
     c = params[P_UCB_C]
     if c > 0:
-        rate += c * math.sqrt(log_parent / (tf[NF_VISITS, child] + 1.0))
+        rate += c * math.sqrt(log_parent / (visits + 1.0))
     return rate
 
 
 @jit
-def select(ti, tf, node, params):
-    """The child with the highest urgency (the first on ties), skipping repeats; -1 if none.
+def select(ti, tf, ec, ef, ea, node, params):
+    """The edge of ``node`` with the highest urgency (the first on ties), skipping repeats;
+    -1 if none.
 
-    When that child is clearly losing (urgency below ``P_TRY_BELOW``), the choice goes by the
-    children's own value rates (real simulations and priors) without AMAF: AMAF can sink a move
+    When that move is clearly losing (urgency below ``P_TRY_BELOW``), the choice goes by the
+    moves' own value rates (real simulations and priors) without AMAF: AMAF can sink a move
     below a losing sibling for good (its later plays came in other positions, where it failed),
     so that, with no exploration term, the move that saves the game was never tried, or tried
     once and buried again by thousands of AMAF samples.
@@ -2000,32 +2036,41 @@ def select(ti, tf, node, params):
     log_parent = math.log(tf[NF_VISITS, node] + 1.0)
     best = -1
     best_u = -1e300
-    for child in range(first, first + count):
-        if ti[NI_FLAGS, child] & FLAG_REPEAT:
+    for e in range(first, first + count):
+        child = int(ec[e])
+        if child >= 0 and ti[NI_FLAGS, child] & FLAG_REPEAT:
             continue
-        u = urgency(tf, child, log_parent, params)
+        u = urgency(tf, ef, ea, child, e, log_parent, params)
         if u > best_u:
             best_u = u
-            best = child
+            best = e
     if best_u < params[P_TRY_BELOW]:
         best_u = -1e300
-        for child in range(first, first + count):
-            if ti[NI_FLAGS, child] & FLAG_REPEAT:
-                continue
-            v = tf[NF_VISITS, child] + tf[NF_PVISITS, child]
-            rate = (tf[NF_VALUE, child] + tf[NF_PWINS, child]) / v if v > 0 else 1.0
+        for e in range(first, first + count):
+            child = int(ec[e])
+            visits = 0.0
+            value = 0.0
+            if child >= 0:
+                if ti[NI_FLAGS, child] & FLAG_REPEAT:
+                    continue
+                visits = tf[NF_VISITS, child]
+                value = tf[NF_VALUE, child]
+            v = visits + float(ef[e, E_PVISITS])
+            rate = (value + float(ef[e, E_PWINS])) / v if v > 0 else 1.0
             if rate > best_u:
                 best_u = rate
-                best = child
+                best = e
     return best
 
 
 @jit_inline   # one caller: pasted there, one compiled library less (warm-up)
-def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, color,
-             root_passes, root_last, root_last2, rng, params, pat3, model, value, hist, path,
-             path_keys, seq, own):
+def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, ea, thdr, root,
+             color, root_passes, root_last, root_last2, rng, params, pat3, model, value, hist,
+             path, path_keys, seq, own):
     """One simulation from ``root`` (position ``root_st``, ``color`` to move): descend by
-    urgency, expand a leaf that has been visited often enough, play out, score, back up the
+    urgency (making the node of a move the first time it is taken; when the pool has no room
+    for it, the simulation plays out from above it), expand a leaf that has been visited often
+    enough, play out, score, back up the
     result (with AMAF) and add the final owners to ``own`` (Black's counts, White's, then the
     number of samples; a simulation ended by two passes in the tree adds none). Returns 1, or
     0 when the descent met a repeated position (the move is flagged and the simulation counts
@@ -2035,6 +2080,7 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
     copy_state(st, root_st)
     virtual = params[P_SHARED_TREE] > 0
     node = root
+    edge = -1   # the edge that reached ``node`` (none for the root)
     depth = 0
     path[0] = root
     passes = root_passes
@@ -2056,8 +2102,8 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
                 if ti[NI_FLAGS, node] & FLAG_EXPANDING:
                     break
                 ti[NI_FLAGS, node] |= FLAG_EXPANDING
-            if not expand(st, zob, work, spare, out, owner, sx, ti, tf, thdr, node, to_move,
-                          last, last2, passes, params, pat3, model):
+            if not expand(st, zob, work, spare, out, owner, sx, ti, em, ec, ef, ea, thdr, node,
+                          to_move, last, last2, passes, params, pat3, model):
                 ti[NI_FLAGS, node] &= ~FLAG_EXPANDING
                 break
             if depth > 0 and (value_weight > 0 or value_mix > 0) and len(value[0]) > 0:
@@ -2065,15 +2111,21 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
                 # as much as that many simulations, for the player who moved into it, and is
                 # kept for the blend of every later simulation through the node
                 p = value_of(st, sx, to_move, last, value)
-                tf[NF_PVISITS, node] += value_weight
-                tf[NF_PWINS, node] += value_weight * (1.0 - p)
+                ef[edge, E_PVISITS] += value_weight
+                ef[edge, E_PWINS] += value_weight * (1.0 - p)
                 if value_mix > 0:
                     tf[NF_NET, node] = p if to_move == BLACK else 1.0 - p
                     ti[NI_FLAGS, node] |= FLAG_NET
-        child = select(ti, tf, node, params)
-        if child < 0:
+        e = select(ti, tf, ec, ef, ea, node, params)
+        if e < 0:
             break
-        move = int(ti[NI_MOVE, child])
+        move = int(em[e])
+        child = int(ec[e])
+        if child < 0:
+            child = new_node(ti, tf, thdr, move)
+            if child < 0:
+                break   # a full pool: the tree stops growing, the simulation goes on
+            ec[e] = child
         last2 = last
         if move == PASS:
             passes += 1
@@ -2104,6 +2156,7 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
         if virtual:
             tf[NF_VISITS, child] += 1.0
         node = child
+        edge = e
         to_move = 3 - to_move
         if passes >= 2 or (move != PASS and _annihilates(st, out, 3 - to_move)):
             ended = True
@@ -2113,8 +2166,8 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, 
         n_seq, final = playout(st, zob, work, spare, out, sx, to_move, passes, last, last2,
                                rng, params, pat3, seq, n_seq)
     win, margin = black_result(st, work, owner, params, final)
-    _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin, params,
-             virtual)
+    _back_up(ti, tf, em, ef, ea, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win,
+             margin, params, virtual)
     if passes >= 2:
         # the tree's two passes scored the board as it stands, dead stones on it: no sample
         # of who owns what once the game is played out
@@ -2139,9 +2192,9 @@ def _undo_virtual(tf, path, depth, virtual):
 
 
 @jit
-def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, margin, params,
-             virtual):
-    """Add the result to every node of the path, and the AMAF result to the children of each
+def _back_up(ti, tf, em, ef, ea, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win,
+             margin, params, virtual):
+    """Add the result to every node of the path, and the AMAF result to the edges of each
     node whose move its player made later in the simulation (the first time the point was
     played from that node on). Black's value is ``score_value`` of the result and margin,
     blended by ``P_VALUE_MIX`` with the value net's estimate of Black's win (``NF_NET``) at the
@@ -2184,30 +2237,31 @@ def _back_up(ti, tf, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win, 
         if first >= 0:
             player = 3 - mover_into
             child_value = black_value if player == BLACK else 1.0 - black_value
-            for child in range(first, first + int(ti[NI_COUNT, node])):
-                m = int(ti[NI_MOVE, child])
+            for e in range(first, first + int(ti[NI_COUNT, node])):
+                m = int(em[e])
                 if m != PASS and sx[amaf_sid + m] == sid and sx[amaf_color + m] == player:
-                    tf[NF_AVISITS, child] += 1.0
-                    tf[NF_AWINS, child] += child_value
+                    ef[e, E_AVISITS] += 1.0
+                    ea[e] += child_value
     thdr[T_SIMS] += 1
 
 
 @jit
-def run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, color,
+def run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, ea, thdr, root, color,
         root_passes, root_last, root_last2, rng, params, pat3, model, value, hist, path,
         path_keys, seq, own, count):
     """``count`` simulations (attempts that met a repeat do not count but are bounded);
     returns the number that completed. In a thread's arena (``T_ARENA``) it returns early
-    once the arena has no room for another expansion: the caller refills it."""
+    once the arena has no room for another expansion or another node: the caller refills it."""
     done = 0
     attempts = 0
     widest = int(root_st[HDR, H_SIZE]) ** 2 + 1   # children of one expansion at most
     while done < count and attempts < 4 * count + 100:
-        if thdr[T_ARENA] != 0 and int(thdr[T_USED]) + widest > int(thdr[T_CAPACITY]):
+        if thdr[T_ARENA] != 0 and (int(thdr[T_EDGES]) + widest > int(thdr[T_EDGE_CAPACITY]) or
+                                   int(thdr[T_USED]) >= int(thdr[T_CAPACITY])):
             break
-        done += simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root,
-                         color, root_passes, root_last, root_last2, rng, params, pat3, model,
-                         value, hist, path, path_keys, seq, own)
+        done += simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, ea,
+                         thdr, root, color, root_passes, root_last, root_last2, rng, params,
+                         pat3, model, value, hist, path, path_keys, seq, own)
         attempts += 1
     return done
 
@@ -2215,38 +2269,35 @@ def run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, root, color
 # --------------------------------------------------------------------------- tree upkeep
 @jit
 def new_root(ti, tf, thdr, move):
-    """Start an empty tree: one node reached by ``move``; returns its index (0)."""
-    thdr[T_USED] = 1
-    ti[NI_MOVE, 0] = move
-    ti[NI_FIRST, 0] = -1
-    ti[NI_COUNT, 0] = 0
-    ti[NI_FLAGS, 0] = 0
-    for f in range(NF_FIELDS):
-        tf[f, 0] = 0.0
-    return 0
+    """Start an empty tree: one node reached by ``move``, no edges; returns its index (0)."""
+    thdr[T_USED] = 0
+    thdr[T_EDGES] = 0
+    return new_node(ti, tf, thdr, move)
 
 
 @jit
-def find_child(ti, node, move):
-    """The child of ``node`` reached by ``move``, or -1 (also when not expanded)."""
+def find_child(ti, em, ec, node, move):
+    """The node ``move`` reaches from ``node``, or -1 (also when not expanded, or when no
+    simulation has gone down that move yet)."""
     first = int(ti[NI_FIRST, node])
     if first < 0:
         return -1
-    for child in range(first, first + int(ti[NI_COUNT, node])):
-        if ti[NI_MOVE, child] == move:
-            return child
+    for e in range(first, first + int(ti[NI_COUNT, node])):
+        if em[e] == move:
+            return int(ec[e])
     return -1
 
 
 @jit
-def compact(ti, tf, thdr, root, remap, order, carry_i, carry_f):
-    """Keep only the subtree of ``root``, moved to the front of the pool in breadth-first
-    order (``root`` becomes node 0, every block of children stays one block). ``remap`` and
-    ``order`` are scratch int32 arrays of the pool's capacity, ``carry_i`` and ``carry_f``
-    hold one node's fields (int32 ``NI_FIELDS``, float64 ``NF_FIELDS``). Children may lie
-    anywhere in the pool (a shared pool's arenas), so the nodes move in place along chains:
-    the node carried to its new slot picks up the one it displaces. Returns the new node
-    count."""
+def compact(ti, tf, em, ec, ef, ea, thdr, root, remap, order, carry_i, carry_f):
+    """Keep only the subtree of ``root``: its nodes moved to the front of the pool in
+    breadth-first order (``root`` becomes node 0), its edge blocks to the front of theirs.
+    ``remap`` and ``order`` are scratch int32 arrays of the pool's capacity, ``carry_i`` and
+    ``carry_f`` hold one node's fields (int32 ``NI_FIELDS``, float64 ``NF_FIELDS``). Children
+    may lie anywhere in the pool (a shared pool's arenas), so the nodes move in place along
+    chains: the node carried to its new slot picks up the one it displaces; the edge blocks,
+    taken in the order they lie in, each slide down to the end of the one before. Returns the
+    new node count."""
     used = int(thdr[T_USED])
     for i in range(used):
         remap[i] = -1
@@ -2259,15 +2310,20 @@ def compact(ti, tf, thdr, root, remap, order, carry_i, carry_f):
         q += 1
         first = int(ti[NI_FIRST, node])
         if first >= 0:
-            for c in range(first, first + int(ti[NI_COUNT, node])):
-                remap[c] = rank
-                order[rank] = c
-                rank += 1
-    for k in range(rank):   # the child pointers to their new places, before anything moves
+            for e in range(first, first + int(ti[NI_COUNT, node])):
+                c = int(ec[e])
+                if c >= 0:
+                    remap[c] = rank
+                    order[rank] = c
+                    rank += 1
+    for k in range(rank):   # the children's indices to their new places, before anything moves
         node = int(order[k])
         first = int(ti[NI_FIRST, node])
         if first >= 0:
-            ti[NI_FIRST, node] = remap[first]
+            for e in range(first, first + int(ti[NI_COUNT, node])):
+                c = int(ec[e])
+                if c >= 0:
+                    ec[e] = remap[c]
     for start in range(used):
         dest = int(remap[start])
         if dest < 0:
@@ -2294,7 +2350,56 @@ def compact(ti, tf, thdr, root, remap, order, carry_i, carry_f):
             remap[dest] = -1
             dest = onward
     thdr[T_USED] = rank
+    # the kept nodes that have edges, by where their block lies (a heap sort in ``order``)
+    m = 0
+    for node in range(rank):
+        if ti[NI_FIRST, node] >= 0:
+            order[m] = node
+            m += 1
+    _sort_by_first(ti, order, m)
+    top = 0
+    for k in range(m):
+        node = int(order[k])
+        first = int(ti[NI_FIRST, node])
+        count = int(ti[NI_COUNT, node])
+        if first != top:   # down only (top <= first), so a forward copy is safe
+            for i in range(count):
+                em[top + i] = em[first + i]
+                ec[top + i] = ec[first + i]
+                ea[top + i] = ea[first + i]
+                for f in range(EF_FIELDS):
+                    ef[top + i, f] = ef[first + i, f]
+            ti[NI_FIRST, node] = top
+        top += count
+    thdr[T_EDGES] = top
     return rank
+
+
+@jit
+def _sort_by_first(ti, order, m):
+    """Sort ``order[:m]`` (nodes) by ``ti[NI_FIRST]`` in place (heap sort: no allocation)."""
+    for start in range(m // 2 - 1, -1, -1):
+        _sift(ti, order, start, m)
+    for end in range(m - 1, 0, -1):
+        top = order[0]
+        order[0] = order[end]
+        order[end] = top
+        _sift(ti, order, 0, end)
+
+
+@jit
+def _sift(ti, order, i, m):
+    while True:
+        big = i
+        for c in (2 * i + 1, 2 * i + 2):
+            if c < m and ti[NI_FIRST, order[c]] > ti[NI_FIRST, order[big]]:
+                big = c
+        if big == i:
+            return
+        x = order[i]
+        order[i] = order[big]
+        order[big] = x
+        i = big
 
 
 # --------------------------------------------------------------------------- warm-up
@@ -2330,8 +2435,13 @@ def warm_all(everything=True):
         cap = 2000
         ti = np.zeros((NI_FIELDS, cap), np.int32)
         tf = np.zeros((NF_FIELDS, cap), np.float64)
+        em = np.zeros(4 * cap, np.int16)
+        ec = np.zeros(4 * cap, np.int32)
+        ef = np.zeros((4 * cap, EF_FIELDS), np.float32)
+        ea = np.zeros(4 * cap, np.float64)
         thdr = np.zeros(T_HEADER, np.int64)
         thdr[T_CAPACITY] = cap
+        thdr[T_EDGE_CAPACITY] = 4 * cap
         params = np.zeros(P_COUNT, np.float64)
         params[P_MAX_MOVES] = 3 * size * size
         params[P_EXPAND_VISITS] = 2
@@ -2368,13 +2478,14 @@ def warm_all(everything=True):
         for m in (model, (np.array([KEY_PAT3], np.int64), np.zeros(1, np.int32),
                           np.zeros(F_COUNT, np.float64))):
             for v in (empty_value(), value):
-                run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, thdr, int(root),
-                    int(BLACK), int(0), int(0), int(0), rng, params, pat3, m, v, hist, path,
-                    path_keys, seq, own, int(30))
-        child = find_child(ti, int(root), int(PASS))
+                run(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, ea, thdr,
+                    int(root), int(BLACK), int(0), int(0), int(0), rng, params, pat3, m, v,
+                    hist, path, path_keys, seq, own, int(30))
+        child = find_child(ti, em, ec, int(root), int(PASS))
         remap = np.zeros(cap, np.int32)
-        compact(ti, tf, thdr, int(max(child, 0)), remap, np.zeros(len(remap), np.int32),
-                np.zeros(NI_FIELDS, np.int32), np.zeros(NF_FIELDS, np.float64))
+        compact(ti, tf, em, ec, ef, ea, thdr, int(max(child, 0)), remap,
+                np.zeros(len(remap), np.int32), np.zeros(NI_FIELDS, np.int32),
+                np.zeros(NF_FIELDS, np.float64))
         if not everything:
             continue
         feats = np.zeros(MAX_FEATURES, np.int32)

@@ -27,7 +27,7 @@ from ..errors import RulesError
 from . import _backend, book, knowledge, patterns
 from . import value as value_net
 from .params import PLAYER_TUNABLES, SHARED_TREE, asks_value_net, make_params
-from .tree import BYTES_PER_NODE, Base, Tree, Workspace
+from .tree import Base, Tree, Workspace, bytes_per_node, edges_per_node
 
 K = _backend.mirror
 _log = logging.getLogger(__name__)
@@ -110,7 +110,8 @@ class Analysis:
     ownership: List[float] = field(default_factory=list)
     compiled: bool = False
     threads: int = 1
-    nodes: int = 0
+    nodes: int = 0                 #: positions the trees hold (one per move a simulation took)
+    edges: int = 0                 #: moves the trees hold (every legal move of an expanded node)
     cpu_seconds: float = 0.0       #: processor time of the simulations (all threads)
     ownership_stdev: List[float] = field(default_factory=list)
     #: Black's margin the search played for besides the win (``target_margin``; 0: none)
@@ -186,10 +187,11 @@ class SearchPlayer:
         overrides = dict(self.settings.overrides)
         return threads > 1 and bool(overrides.get("shared_tree", SHARED_TREE))
 
-    def pool_capacity(self, trees: int) -> int:
-        """Nodes per tree that keep all ``trees`` within the memory cap."""
+    def pool_capacity(self, trees: int, size: int) -> int:
+        """Nodes per tree that keep all ``trees`` of a ``size`` board within the memory cap
+        (each with ``edges_per_node(size)`` edges per node)."""
         budget = int(self.settings.max_memory_mb) * 1024 * 1024
-        return max(2, budget // (trees * BYTES_PER_NODE))
+        return max(2, budget // (trees * bytes_per_node(size)))
 
     def memory_bytes(self) -> int:
         """Bytes held by the trees now."""
@@ -197,10 +199,12 @@ class SearchPlayer:
 
     def _ensure(self, threads: int, size: int) -> None:
         trees = 1 if self._shared(threads) else threads
-        capacity = self.pool_capacity(trees)
-        if len(self._trees) != trees or (self._trees and self._trees[0].capacity != capacity):
+        capacity = self.pool_capacity(trees, size)
+        edges = capacity * edges_per_node(size)
+        if len(self._trees) != trees or (self._trees and (self._trees[0].capacity != capacity or
+                                                          self._trees[0].edge_capacity != edges)):
             self._trees = []   # free the old pools before making new ones
-            self._trees = [Tree(capacity) for _ in range(trees)]
+            self._trees = [Tree(capacity, edges) for _ in range(trees)]
         if len(self._spaces) != threads or (self._spaces and self._spaces[0].size != size):
             self._spaces = [Workspace(size) for _ in range(threads)]
 
@@ -239,12 +243,12 @@ class SearchPlayer:
                 if mover != to_move:
                     node = -1
                     break
-                node = int(ka.find_child(tree.ti, node, cell))
+                node = int(ka.find_child(tree.ti, tree.em, tree.ec, node, cell))
                 if node < 0:
                     break
                 to_move = 3 - to_move
             if node >= 0 and to_move == int(color):
-                if tree.used > COMPACT_AT * tree.capacity or node != 0 and tree.used > 0.9 * tree.capacity:
+                if tree.fill() > COMPACT_AT or node != 0 and tree.fill() > 0.9:
                     return tree.compact(node, Base(game.history_id, moves, int(color), komi_halves))
                 return node
         return tree.reset(Base(game.history_id, moves, int(color), komi_halves))
@@ -388,7 +392,7 @@ class SearchPlayer:
                 ka = _backend.active   # the compiled kernels take over as soon as they arrive
                 ran = int(ka.run(root_state, space.state, _ZOBRIST, space.work,
                                         space.spare, space.out, space.owner, space.scratch,
-                                        tree.ti, tree.tf, header, root,
+                                        *tree.arrays(), header, root,
                                         int(color), int(root_passes), int(root_last),
                                         int(root_last2), space.rng, params, pat3, model,
                                         values[i], hist,
@@ -483,13 +487,11 @@ class SearchPlayer:
         """The root moves' visits, summed over the trees; empty while a root has no children."""
         visits = {}
         for tree, root in zip(self._trees, roots):
-            first = int(tree.ti[K.NI_FIRST, root])
-            if first < 0:
+            children = tree.children(root)
+            if not children:
                 return {}
-            count = int(tree.ti[K.NI_COUNT, root])
-            for child in range(first, first + count):
-                move = int(tree.ti[K.NI_MOVE, child])
-                visits[move] = visits.get(move, 0.0) + float(tree.tf[K.NF_VISITS, child])
+            for move, child, _ in children:
+                visits[move] = visits.get(move, 0.0) + tree.visits(child)
         return visits
 
     def _lead(self, roots) -> Tuple[Optional[int], float]:
@@ -546,21 +548,19 @@ class SearchPlayer:
         w = size + 2
         stats = {}
         for tree, root in zip(self._trees, roots):
-            first = int(tree.ti[K.NI_FIRST, root])
-            if first < 0:
-                continue
-            for child in range(first, first + int(tree.ti[K.NI_COUNT, root])):
-                if tree.ti[K.NI_FLAGS, child] & K.FLAG_REPEAT:
+            for move, child, edge in tree.children(root):
+                if tree.repeats(child):
                     continue
-                move = int(tree.ti[K.NI_MOVE, child])
                 s = stats.setdefault(move, [0.0, 0.0, 0.0, 0.0, 0.0, None])
-                s[0] += float(tree.tf[K.NF_VISITS, child])
-                s[1] += float(tree.tf[K.NF_WINS, child])
-                s[2] += float(tree.tf[K.NF_SCORE, child])
-                s[3] += float(tree.tf[K.NF_PWINS, child])
-                s[4] += float(tree.tf[K.NF_PVISITS, child])
-                if s[5] is None or tree.tf[K.NF_VISITS, child] > s[5][1]:
-                    s[5] = (tree, float(tree.tf[K.NF_VISITS, child]), child)
+                visits = tree.visits(child)
+                if child >= 0:
+                    s[0] += visits
+                    s[1] += float(tree.tf[K.NF_WINS, child])
+                    s[2] += float(tree.tf[K.NF_SCORE, child])
+                s[3] += float(tree.ef[edge, K.E_PWINS])
+                s[4] += float(tree.ef[edge, K.E_PVISITS])
+                if s[5] is None or visits > s[5][1]:
+                    s[5] = (tree, visits, child)
         sign = 1.0 if color == Color.BLACK else -1.0
         prior_total = sum(s[3] for s in stats.values()) or 1.0
         moves = []
@@ -588,7 +588,8 @@ class SearchPlayer:
         stdev = np.sqrt(np.clip((black + white) / n - ownership * ownership, 0.0, 1.0))
         return Analysis(color, size, moves, simulations, seconds, ownership.tolist(),
                         _backend.compiled(), self._threads(),
-                        sum(tree.used for tree in self._trees), ownership_stdev=stdev.tolist())
+                        sum(tree.used for tree in self._trees), ownership_stdev=stdev.tolist(),
+                        edges=sum(tree.edges_used for tree in self._trees))
 
     # ----------------------------------------------------------------- the move to play
     def decide(self, game, color: Color, analysis: Analysis, cleanup: bool = False,
@@ -868,7 +869,7 @@ class SearchPlayer:
         from ..coords import format_vertex
         target = analysis.target_margin
         lines = [f"{analysis.simulations} simulations in {analysis.seconds:.2f} s "
-                 f"({_speed_text(analysis)}, {analysis.nodes} nodes)"
+                 f"({_speed_text(analysis)}, {analysis.nodes} nodes, {analysis.edges} edges)"
                  + _target_text(target, analysis.color)]
         for info in analysis.moves[:top]:
             pv = " ".join(format_vertex(m) for m in info.pv[:10])
@@ -916,18 +917,19 @@ def _point(cell: int, w: int) -> Move:
 def _principal_variation(tree: Tree, node: int, w: int, limit: int = 30) -> List[Move]:
     """The moves after ``node``, following the most visited child while it has visits."""
     pv = []
-    while len(pv) < limit:
+    while len(pv) < limit and node >= 0:
         first = int(tree.ti[K.NI_FIRST, node])
         if first < 0:
             break
-        count = int(tree.ti[K.NI_COUNT, node])
-        visits = tree.tf[K.NF_VISITS, first:first + count]
-        flags = tree.ti[K.NI_FLAGS, first:first + count]
-        visits = np.where(flags & K.FLAG_REPEAT, -1.0, visits)
+        children = tree.ec[first:first + int(tree.ti[K.NI_COUNT, node])]
+        taken = np.maximum(children, 0)
+        visits = np.where(children >= 0, tree.tf[K.NF_VISITS, taken], 0.0)
+        visits = np.where((children >= 0) & (tree.ti[K.NI_FLAGS, taken] & K.FLAG_REPEAT != 0),
+                          -1.0, visits)
         best = int(np.argmax(visits))
         if visits[best] <= 0:
             break
-        node = first + best
+        node = int(children[best])
         pv.append(_point(int(tree.ti[K.NI_MOVE, node]), w))
     return pv
 

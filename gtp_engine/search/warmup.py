@@ -213,6 +213,8 @@ class _Values:
         self.sx = np.zeros(K.scratch_length(size), np.int32)
         self.ti = np.zeros((K.NI_FIELDS, 8), np.int32)
         self.tf = np.zeros((K.NF_FIELDS, 8), np.float64)
+        self.em = np.zeros(32, np.int16)                      # the edges, as ``tree`` makes them
+        self.ef = np.zeros((32, K.EF_FIELDS), np.float32)
         self.thdr = np.zeros(K.T_HEADER, np.int64)
         self.params = np.zeros(K.P_COUNT, np.float64)
         self.pat3 = np.zeros(2 << 16, np.uint8)
@@ -250,7 +252,7 @@ def _search_moves(K) -> None:
 
 def _search_fights(K) -> None:
     v = _Values(K)
-    _compile(K.read_fights, v.st, v.zob, v.work, v.spare, v.out, v.sx, v.ti, v.tf, 0, 0, 1, 0, 0,
+    _compile(K.read_fights, v.st, v.zob, v.work, v.spare, v.out, v.sx, v.em, v.ef, 0, 0, 1, 0, 0,
              v.params)
 
 
