@@ -207,7 +207,7 @@ def test_a_summary_half_interim_says_how_many_and_a_compiled_one_gives_the_speed
     assert "40 of them by the interim pure-Python kernels, the rest compiled" in mixed
     assert "/s" not in mixed.split("\n")[0]
     compiled = SearchPlayer.summary(_analysis(5000, 0, True))
-    assert "(500/s, 1 thread(s), compiled, 0 nodes)" in compiled
+    assert "(500/s, 1 thread(s), compiled, 0 nodes, 0 edges)" in compiled
 
 
 def test_compile_status_keeps_the_latest_record_and_counts_down(monkeypatch):
