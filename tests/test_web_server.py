@@ -559,3 +559,46 @@ def test_a_second_vargo_web_on_the_default_port_takes_the_next_free_one_and_says
         if web.poll() is None:
             web.kill()
         busy.close()
+
+
+def test_the_engines_compile_progress_is_read_from_its_stderr_lines():
+    """The lines the warm-up's reporter writes become the page's note while the engine thinks;
+    the last (100%), or the engine's word that the kernels are ready, clears it; other lines
+    are not notes."""
+    import io
+
+    from gtp_engine.search._backend import Snapshot
+    from gtp_engine.search.warmup import Reporter
+    from gtp_engine.web.controller import compile_note
+    stream = io.StringIO()
+    reporter = Reporter(stream, None, time.perf_counter())
+    reporter(Snapshot("search priors (prior)", 2, 8, 0.4, 30.0, 12.0), "done\tsearch moves\t5")
+    reporter(Snapshot("nothing", 8, 8, 1.0, 0.0, 0.0), "done\tsearch extras\t2")
+    reporter.waiting(12.0)
+    going, done, waiting = stream.getvalue().splitlines()
+    assert compile_note(going) == ("compiling its kernels, once: search moves done (5 s of CPU); "
+                                   "2 of 8 parts done (40%), about 30 s left (the search's "
+                                   "kernels in 12 s); compiling search priors (prior)")
+    assert compile_note(done) == ""
+    assert compile_note(waiting).startswith("another process is compiling the kernels")
+    assert compile_note("vargo: board and search kernels ready in 64.5 s") == ""
+    assert compile_note("   pass visits 367 winrate 0.0%") is None
+
+
+def test_the_controller_keeps_the_engines_compile_note_and_passes_its_stderr_on(tmp_path):
+    from gtp_engine.web.controller import GameController
+    line = "vargo: [3 s] 2 of 8 parts done (40%), about 30 s left; compiling search priors (prior)"
+    command = ["sh", "-c", f"echo '{line}' >&2; exec \"$0\" \"$@\"", *ENGINE]
+    with open(tmp_path / "stderr.txt", "w") as stderr:
+        controller = GameController(command, stderr=stderr)
+        try:
+            for _ in range(100):
+                if controller.compile_note:
+                    break
+                time.sleep(0.05)
+            assert controller.compile_note == ("compiling its kernels, once: 2 of 8 parts done "
+                                               "(40%), about 30 s left; compiling search priors "
+                                               "(prior)")
+        finally:
+            controller.close()
+    assert line in (tmp_path / "stderr.txt").read_text()

@@ -21,6 +21,7 @@ import os
 import re
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Dict, List, Optional, Tuple
@@ -183,6 +184,26 @@ def parse_analysis(line: str, size: int, color: str) -> dict:
             "visits": sum(m["visits"] for m in shown)}
 
 
+_COMPILE_PROGRESS = re.compile(r"^vargo: \[\d+ s\] (.*\bparts done\b.*)$")
+
+
+def compile_note(line: str) -> Optional[str]:
+    """What a line of the engine's standard error says of its first compile, for the page:
+    the progress (``"3 of 8 parts done (72%), about 79 s left ..."``), "" once the kernels are
+    ready, None for any other line."""
+    line = line.strip()
+    progress = _COMPILE_PROGRESS.match(line)
+    if progress:
+        if "parts done (100%)" in line:
+            return ""
+        return "compiling its kernels, once: " + progress.group(1)
+    if line.startswith("vargo: [") and "another process is compiling" in line:
+        return line.split("] ", 1)[1]
+    if line.startswith("vargo:") and "kernels ready" in line:
+        return ""
+    return None
+
+
 class GameController:
     """The game on one engine process: set-up, moves, views, analysis, files, restart.
 
@@ -195,6 +216,8 @@ class GameController:
         self.command = list(command)
         self.stderr = stderr
         self.label = label
+        #: the engine's latest word on its first compile (``compile_note``), or ""
+        self.compile_note = ""
         self.engine: Optional[GtpEngine] = None
         self.dead: Optional[str] = None
         self.tree = MoveTree()
@@ -221,7 +244,11 @@ class GameController:
     # ----------------------------------------------------------------- the process
     def _start_engine(self) -> None:
         try:
-            self.engine = GtpEngine(self.command, self.label, stderr=self.stderr)
+            relay = self._stderr_relay()
+            try:
+                self.engine = GtpEngine(self.command, self.label, stderr=relay)
+            finally:
+                relay.close()   # the engine holds its own copy; the relay ends with the engine
             self.name = self.engine.send("name")
             self.known = {name: self.engine.known(name) for name in (
                 "variant", "gogui-rules_board", "gogui-rules_board_gfx", "gogui-rules_legal_moves",
@@ -233,6 +260,29 @@ class GameController:
         except GtpFailure as err:
             self._died(err)
         self.dead = None
+
+    def _stderr_relay(self):
+        """The write end of a pipe for the engine's standard error: a thread passes every line
+        on to ``stderr`` (when given) and keeps the engine's compile progress in
+        ``compile_note``, for the page to show while the engine thinks (a first search waits
+        for the compile, minutes on a slow machine)."""
+        read_end, write_end = os.pipe()
+
+        def relay():
+            with open(read_end, "rb") as lines:
+                for raw in lines:
+                    line = raw.decode("utf-8", "replace")
+                    if self.stderr is not None:
+                        try:
+                            self.stderr.write(line)
+                            self.stderr.flush()
+                        except (OSError, ValueError):
+                            pass
+                    note = compile_note(line)
+                    if note is not None:
+                        self.compile_note = note
+        threading.Thread(target=relay, name=f"{self.label}-stderr", daemon=True).start()
+        return open(write_end, "wb", buffering=0)
 
     def _died(self, err: Exception):
         self.dead = str(err)

@@ -8,7 +8,8 @@ The websocket also refuses an ``Origin`` that is not the server's own.
 The page sends JSON messages (``parse_message`` checks each one: a bad or hostile message gets
 ``{"type": "error", "message": ...}`` and changes nothing); the server answers with the game's
 state as ``controller.GameController.view`` reads it from the engine (``{"type": "state"}``),
-``{"type": "thinking"}`` while the engine moves, ``{"type": "analysis"}`` reports, and
+``{"type": "thinking"}`` while the engine moves (with its compile's progress as ``note``
+while a first compile holds it up), ``{"type": "analysis"}`` reports, and
 ``{"type": "sgf"}`` for a save. Every engine command runs in a worker thread under one lock, so
 the page stays responsive while the engine thinks; an analysis stream holds the lock until the
 next action stops it. The engine process ends with the server.
@@ -397,12 +398,14 @@ class BoardServer:
                 color = await self._run(c.engine_color)
                 if color is None:
                     break
-                await self.broadcast({"type": "thinking", "color": color})
+                await self.broadcast({"type": "thinking", "color": color, "note": c.compile_note})
                 self.thinking = True
+                watcher = asyncio.create_task(self._relay_compile_note(color))
                 try:
                     await self._run(c.engine_move)
                 finally:
                     self.thinking = False
+                    watcher.cancel()
                 await self._after_move()
         except ControllerError as err:
             await self.broadcast({"type": "error", "message": str(err)})
@@ -410,6 +413,17 @@ class BoardServer:
             return
         await self.broadcast({"type": "thinking", "color": None})
         await self._start_analysis()
+
+    async def _relay_compile_note(self, color: str) -> None:
+        """While the engine thinks, its first compile's progress whenever it changes (at most
+        a second late): a first move may wait minutes for it on a slow machine."""
+        shown = self.controller.compile_note
+        while True:
+            await asyncio.sleep(1.0)
+            note = self.controller.compile_note
+            if note != shown:
+                shown = note
+                await self.broadcast({"type": "thinking", "color": color, "note": note})
 
     async def _start_analysis(self) -> None:
         if not self.analysis_on or (self._analysis_task and not self._analysis_task.done()):

@@ -92,16 +92,16 @@ function receive(message) {
   switch (message.type) {
     case "state": showState(message); break;
     case "error": showMessage(message.message); break;
-    case "thinking": showThinking(message.color); break;
+    case "thinking": showThinking(message.color, message.note); break;
     case "analysis": showAnalysis(message); break;
     case "sgf": download(message.text); break;
   }
 }
 
-function showThinking(color) {
+function showThinking(color, note) {
   const box = $("thinking");
   box.hidden = !color;
-  box.textContent = color ? `${WORD[color]} (engine) is thinking…` : "";
+  box.textContent = color ? `${WORD[color]} (engine) is thinking…${note ? ` (${note})` : ""}` : "";
   document.body.dataset.thinking = color || "";
 }
 
