@@ -383,7 +383,12 @@ class SearchPlayer:
                     want = min(want, max(1, next_look - played))
                 t0 = time.perf_counter()
                 if deadline[0] is not None and want > 0:
-                    want = chunk_within(want, counts[i], t0 - start, deadline[0] - t0)
+                    fits = chunk_within(want, counts[i], t0 - start, deadline[0] - t0)
+                    # no chunk fits before the deadline: its check comes now, not after a
+                    # chunk that will never run (a close search stopped short of its limit)
+                    if fits <= 0 and extend(t0):
+                        fits = chunk_within(want, counts[i], t0 - start, deadline[0] - t0)
+                    want = fits
                 if want <= 0:
                     break
                 if shared:
