@@ -439,11 +439,12 @@ def test_every_game_has_a_row_of_settings_and_each_names_a_tunable_in_its_range(
         assert params.make_params(Game(variant, 9), prob_nlib=7)[K.P_PROB_NLIB] == 7
 
 
-def test_only_the_games_where_eyes_score_nothing_fill_spare_eyes():
+def test_only_the_games_where_eyes_score_nothing_search_spare_eye_fills_and_only_when_asked():
     from gtp_engine.search.params import make_params
     K = _backend.mirror
     for variant in ("go", "loose", "goncrete", "disto", "terrain"):
-        assert make_params(Game(variant, 9))[K.P_SKIP_EYES] == \
+        assert make_params(Game(variant, 9))[K.P_SKIP_EYES] == 1   # the default: never
+        assert make_params(Game(variant, 9), spare_eyes=1)[K.P_SKIP_EYES] == \
             (2 if variant in ("loose", "disto") else 1)
 
 
@@ -451,14 +452,18 @@ def test_only_the_games_where_eyes_score_nothing_fill_spare_eyes():
 def test_fills_its_spare_eye_before_passing_where_stones_score(variant):
     # Black 12 stones, White 8 with komi 4 (Loose komi is even): Black wins by filling one of
     # its three eyes, and after White's pass a pass would leave that point on the board
+    # (the search's own fills, ``spare_eyes``; by default only ``decide``'s, below)
     game = setup(variant, SPARE_EYES, komi=4)
     spare = {parse_vertex(v, 5) for v in ("A5", "B3", "A1")}
-    assert best(game, Color.BLACK, playouts=2000) in spare
+
+    def best_filling(color):
+        return player(2000, overrides=(("spare_eyes", 1),)).genmove(game, color)[0]
+    assert best_filling(Color.BLACK) in spare
     game.play(Color.WHITE, None)
-    assert best(game, Color.BLACK, playouts=2000) in spare
+    assert best_filling(Color.BLACK) in spare
     # White's eyes are both needed: filling one would give the group away
     game.play(Color.BLACK, parse_vertex("B3", 5))
-    assert best(game, Color.WHITE, playouts=2000) not in {parse_vertex(v, 5) for v in ("E5", "E1")}
+    assert best_filling(Color.WHITE) not in {parse_vertex(v, 5) for v in ("E5", "E1")}
 
 
 @pytest.mark.parametrize("variant, fills", [("loose", True), ("disto", True), ("go", False)])

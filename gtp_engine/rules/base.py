@@ -41,8 +41,8 @@ class Rules:
     allows_handicap = True           #: GTP handicap commands are accepted
     playout_eyes = True              #: random play never fills its own single-point eye...
     eyes_score = True                #: ...as an eye counts for its owner at the end; where it
-    #: does not (stones score, empty points nobody), the search fills every own eye that its
-    #: groups do not need for their two (``search.kernels.spare_eye``)
+    #: does not (stones score, empty points nobody), ``genmove`` fills every own eye that its
+    #: groups do not need for their two (``search.kernels.spare_eye``) before it passes
     has_draws = True                 #: equal scores are a draw (C8); else the L5 tie-break
     reads_ladders = True             #: the search reads ladders (its reader knows removal only)
     meals_are_dead = False           #: final_status_list reports meals as dead (Disto D4)

@@ -79,6 +79,10 @@ PROB_VITAL = 0              #: per mille: after those, the vital point of the en
 PROB_REJECT_SELF_ATARI = 900   #: per mille: a suggested lone-stone self-atari is refused
 PROB_REJECT_RANDOM_SELF_ATARI = 500   #: per mille: the same for a random move
 PROB_REJECT_MOUNTAIN = 0    #: per mille: a playout's random move refuses a mountain point
+SPARE_EYES = 0              #: 1: where eyes score nothing (Loose, Disto) the tree and the playouts
+#                              fill an own eye its groups do not need (``kernels.spare_eye``); off:
+#                              in Loose at a second a move 13-27 against it off (RESEARCH.md), so
+#                              only ``decide`` fills them, in place of a pass
 PLAYOUT_NAKADE = 0          #: 1: a self-atari of several stones in a nakade shape inside the
 #                              enemy's eye space is a playout move like a lone stone's (Go's capture)
 PLAYOUT_LADDERS = 0         #: 1: a playout does not extend a group in atari that a ladder
@@ -124,7 +128,7 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_edge_empty", "prior_third_empty", "prior_mountain", "prior_water", "prior_fort",
             "prior_pass", "prob_capture", "prob_pattern", "prob_nlib", "prob_vital",
             "prob_reject_self_atari", "prob_reject_random_self_atari", "prob_reject_mountain",
-            "try_below",
+            "spare_eyes", "try_below",
             "score_weight", "score_points", "target_weight", "heavy", "read_ladders",
             "max_moves", "prior_learned", "learned_temperature", "playout_nakade",
             "playout_ladders", "playout_pattern2", "prior_read", "read_budget",
@@ -150,6 +154,7 @@ RANGES = {
     "playout_nakade": (0, 1, True),
     "playout_ladders": (0, 1, True),
     "playout_pattern2": (0, 1, True),
+    "spare_eyes": (0, 1, True),
     "read_budget": (0, 1_000_000, True),     # moves a new node's fight reading may play
     "read_own": (0, 1, True),
     "read_atari": (0, 1, True),
@@ -205,7 +210,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, target_margin: 
         "scoring": game.rules.scoring,
         "fort_value": game.fort_value,
         "has_draws": int(game.rules.has_draws),
-        "skip_eyes": (0 if not game.rules.playout_eyes else 1 if game.rules.eyes_score else 2),
+        "skip_eyes": int(game.rules.playout_eyes),
         "max_moves": 3 * size * size,
         "expand_visits": EXPAND_VISITS,
         "rave_equiv": RAVE_EQUIV,
@@ -264,6 +269,8 @@ def make_params(game, heavy: bool = True, learned: bool = False, target_margin: 
         value = check_tunable(name, value)
         if name not in PLAYER_TUNABLES:
             values[name] = value
+    if values.pop("spare_eyes", SPARE_EYES) and values["skip_eyes"] and not game.rules.eyes_score:
+        values["skip_eyes"] = 2   # the search fills own eyes its groups do not need
     values["target_margin"] = float(target_margin)
     if target_margin == 0:
         values["target_weight"] = 0.0   # no target: the value of a simulation is as it always was
