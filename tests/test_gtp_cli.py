@@ -196,6 +196,8 @@ def test_every_search_param_has_a_stated_range_that_holds_its_default():
     for name in params.TUNABLES:
         if name in params.PLAYER_TUNABLES:
             params.check_tunable(name, params.PLAYER_TUNABLES[name])
+        elif name in params.DERIVED_TUNABLES:
+            params.check_tunable(name, params.DERIVED_TUNABLES[name])
         else:
             params.check_tunable(name, defaults[getattr(K, "P_" + name.upper())])
 

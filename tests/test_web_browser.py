@@ -13,7 +13,9 @@ import pytest
 from web_helpers import start_server
 
 webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException  # noqa: E402
+from selenium.common.exceptions import (ElementClickInterceptedException,  # noqa: E402
+                                        ElementNotInteractableException,
+                                        StaleElementReferenceException, TimeoutException)
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -315,10 +317,12 @@ def test_a_paused_clock_does_not_run(page, server):
     page.find_element(By.ID, "pause").click()
     wait_for(page, lambda d: int(body(d, "moves")) > int(moves) or body(d, "over") == "true",
              "the game going on")
-    if page.find_element(By.ID, "pause").is_displayed():   # paused again: no move lands mid-start
+    try:   # paused again, so that no move lands while the next game starts
         page.find_element(By.ID, "pause").click()
         wait_for(page, lambda d: body(d, "paused") == "true" and body(d, "thinking") == "",
                  "the second pause")
+    except (ElementNotInteractableException, ElementClickInterceptedException):
+        wait_for(page, lambda d: body(d, "over") == "true", "the end that hid Pause")
     new_game(page, "go", 5, main_time=0.01)    # 0.6 s for Black, who does not move
     assert page.find_element(By.ID, "pause").is_displayed()
     wait_for(page, lambda d: body(d, "over") == "true", "Black's time running out")

@@ -135,6 +135,9 @@ TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture
             "prior_read_dead", "read_own", "read_atari", "read_kill_share", "shared_tree",
             "target_share", "target_behind", "target_behind_lead", "close_ratio", "value_weight",
             "value_mix")
+#: the tunables ``make_params`` turns into other entries of the array (``spare_eyes`` into
+#: ``skip_eyes``); defaults
+DERIVED_TUNABLES = {"spare_eyes": SPARE_EYES}
 #: the tunables the player reads (``SearchPlayer``), not the kernels: not in the array; defaults
 PLAYER_TUNABLES = {"target_share": TARGET_SHARE, "target_behind": TARGET_BEHIND,
                    "target_behind_lead": TARGET_BEHIND_LEAD, "close_ratio": CLOSE_RATIO}
@@ -269,7 +272,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, target_margin: 
         value = check_tunable(name, value)
         if name not in PLAYER_TUNABLES:
             values[name] = value
-    if values.pop("spare_eyes", SPARE_EYES) and values["skip_eyes"] and not game.rules.eyes_score:
+    if values.pop("spare_eyes", DERIVED_TUNABLES["spare_eyes"]) and values["skip_eyes"] and not game.rules.eyes_score:
         values["skip_eyes"] = 2   # the search fills own eyes its groups do not need
     values["target_margin"] = float(target_margin)
     if target_margin == 0:
