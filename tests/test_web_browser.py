@@ -129,14 +129,18 @@ def click(driver, vertex):
 
 
 def stones(driver):
-    return {(e.get_attribute("data-vertex"), e.get_attribute("class").split()[1])
-            for e in driver.find_elements(By.CSS_SELECTOR, "circle.stone")}
+    # read in one script, so that a redraw between two reads cannot leave a stale element
+    found = driver.execute_script(
+        "return Array.from(document.querySelectorAll('circle.stone'),"
+        " e => [e.getAttribute('data-vertex'), e.getAttribute('class')]);")
+    return {(vertex, classes.split()[1]) for vertex, classes in found}
 
 
 def marked(driver, selector):
     """The points of the board's shapes of ``selector`` (the legend's pictures are not the board)."""
-    board = driver.find_element(By.ID, "board")
-    return sorted(e.get_attribute("data-vertex") for e in board.find_elements(By.CSS_SELECTOR, selector))
+    return sorted(driver.execute_script(
+        "return Array.from(document.getElementById('board').querySelectorAll(arguments[0]),"
+        " e => e.getAttribute('data-vertex'));", selector))
 
 
 # ----------------------------------------------------------------- the games

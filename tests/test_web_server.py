@@ -329,6 +329,90 @@ def test_pause_while_the_engine_thinks_makes_it_answer_its_move_now():
         server.stop_in_thread()
 
 
+
+class ScriptedEngineGame:
+    """A controller stand-in whose engine moves for both sides until ``moves`` are played;
+    ``on_turn_asked(n)`` runs (in the worker thread) when the n-th turn is asked."""
+
+    compile_note = None
+
+    def __init__(self, moves=6, on_turn_asked=None):
+        self.moves, self.played = moves, []
+        self.asked = 0
+        self.on_turn_asked = on_turn_asked or (lambda n: None)
+
+    def engine_color(self):
+        self.asked += 1
+        self.on_turn_asked(self.asked)
+        return None if len(self.played) >= self.moves else "bw"[len(self.played) % 2]
+
+    def engine_move(self):
+        self.played.append("pass")
+
+    def start_clock(self):
+        pass
+
+    def stop_clock(self):
+        pass
+
+    def interrupt(self):
+        pass
+
+    def view(self):
+        return {"moves": list(self.played)}
+
+
+class ClosedSocket:
+    closed = True
+
+
+def drive(server, scenario):
+    """``scenario(server)`` in a fresh event loop, with the server's lock made there."""
+    import asyncio
+
+    async def run():
+        server._lock = asyncio.Lock()
+        await scenario(server)
+    asyncio.run(run())
+
+
+def test_a_pause_that_comes_while_the_turn_is_asked_stops_the_next_move():
+    server = BoardServer(["unused"])
+
+    def pause_at_second_ask(n):
+        if n == 2:
+            server.paused = True     # as _pause does, while the worker asks whose turn it is
+
+    server.controller = game = ScriptedEngineGame(on_turn_asked=pause_at_second_ask)
+
+    async def scenario(server):
+        await server._changed()
+        await server._driver
+    drive(server, scenario)
+    assert game.played == ["pass"]    # the move asked for before the pause, and none after
+
+
+def test_a_continue_that_comes_while_the_engines_stop_for_a_pause_is_not_lost():
+    server = BoardServer(["unused"])
+    server.controller = game = ScriptedEngineGame(
+        moves=4, on_turn_asked=lambda n: setattr(server, "paused", server.paused or n == 2))
+    sent = []
+
+    async def scenario(server):
+        async def broadcast(payload):
+            sent.append(payload)
+            if payload == {"type": "thinking", "color": None} and len(game.played) == 1:
+                # Continue, handled while the stopping driver still runs (its last broadcast)
+                await server._handle(ClosedSocket(), {"type": "pause", "on": False})
+        server.broadcast = broadcast
+        await server._changed()
+        while server._driver is not None and not server._driver.done():
+            await server._driver
+    drive(server, scenario)
+    assert not server.paused
+    assert len(game.played) == 4     # the engines went on to the end after Continue
+
+
 # ----------------------------------------------------------------- the command line's port
 @pytest.mark.parametrize("port", ["99999", "-5", "http"])
 def test_a_port_that_is_no_port_is_a_clear_error_with_exit_code_2(port):

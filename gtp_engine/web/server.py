@@ -394,24 +394,31 @@ class BoardServer:
         """The engine's moves while it is to move (both sides' when both are engines)."""
         c = self.controller
         try:
-            while not self.paused:
-                color = await self._run(c.engine_color)
-                if color is None:
+            while True:
+                while not self.paused:
+                    color = await self._run(c.engine_color)
+                    if color is None or self.paused:   # Pause may come while that was asked
+                        break
+                    await self.broadcast({"type": "thinking", "color": color,
+                                          "note": c.compile_note})
+                    self.thinking = True
+                    watcher = asyncio.create_task(self._relay_compile_note(color))
+                    try:
+                        await self._run(c.engine_move)
+                    finally:
+                        self.thinking = False
+                        watcher.cancel()
+                    await self._after_move()
+                await self.broadcast({"type": "thinking", "color": None})
+                # a Continue that came during that broadcast found this task still running
+                # and started no other: this one goes on for it (no await between this check
+                # and the task's end, so no Continue can slip in after it)
+                if self.paused or await self._run(c.engine_color) is None or self.paused:
                     break
-                await self.broadcast({"type": "thinking", "color": color, "note": c.compile_note})
-                self.thinking = True
-                watcher = asyncio.create_task(self._relay_compile_note(color))
-                try:
-                    await self._run(c.engine_move)
-                finally:
-                    self.thinking = False
-                    watcher.cancel()
-                await self._after_move()
         except ControllerError as err:
             await self.broadcast({"type": "error", "message": str(err)})
             await self.broadcast(await self._state())
             return
-        await self.broadcast({"type": "thinking", "color": None})
         await self._start_analysis()
 
     async def _relay_compile_note(self, color: str) -> None:
