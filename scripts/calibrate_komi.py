@@ -20,6 +20,18 @@ self-play on the match runner.
    ``--games 0`` skips it.
 
 The games are a match directory under ``--out`` (resumable; on a cluster with ``--cluster``).
+
+Games already played say as much, and cost nothing more: ``--from-matches DIR...`` pools the
+scored games of the variant and size in match directories (any engines: the match runner
+swaps colours every game, so an engine's strength falls on both colours alike)
+
+    python scripts/calibrate_komi.py --variant loose --size 9 --from-matches runs/loose-*
+
+and reports, instead of searching and playing, Black's score at each komi the games were
+played at (Wilson 95%), and the median of Black's margins without komi: the komi at which
+Black would win half of these games, with a 95% interval from the order statistics (the
+sign test's), and the default that rounds it as the rules allow. That figure assumes play
+would not change with the komi; the shares at the komi really played do not.
 """
 
 import argparse
@@ -76,6 +88,65 @@ def black_score(results: dict) -> Tuple[float, int]:
     return score, games
 
 
+def median_interval(values: Sequence[float], z: float = 1.96) -> Tuple[float, float]:
+    """A 95% interval of the median of ``values`` from the order statistics: the values at
+    ranks n/2 -+ z*sqrt(n)/2 (the normal form of the sign test's binomial)."""
+    ordered = sorted(values)
+    n = len(ordered)
+    half = z * math.sqrt(n) / 2
+    low = max(0, int(math.floor(n / 2 - half)))
+    high = min(n - 1, int(math.ceil(n / 2 + half)) - 1)
+    return ordered[low], ordered[high]
+
+
+def pooled_games(folders: Sequence[Path], variant: str, size: int) -> List[dict]:
+    """The scored games of ``variant`` on ``size`` in the match directories ``folders``."""
+    games = []
+    for folder in folders:
+        path = Path(folder) / "results.json"
+        if not path.is_file():
+            print(f"skipped {folder}: no results.json", file=sys.stderr)
+            continue
+        results = json.loads(path.read_text())
+        settings = results.get("settings", {})
+        if settings.get("variant", variant) != variant or int(settings.get("size", size)) != size:
+            continue
+        games += [g for g in results["games"]
+                  if g.get("score") is not None and g.get("komi") is not None]
+    return games
+
+
+def pooled_report(rules, size: int, games: List[dict]) -> dict:
+    """Black's score per komi played and the median margin without komi of ``games``."""
+    by_komi = {}
+    for game in games:
+        entry = by_komi.setdefault(float(game["komi"]), [0.0, 0])
+        entry[0] += 1.0 if game["result"].startswith("B+") else 0.5 if game["result"] == "0" else 0.0
+        entry[1] += 1
+    margins = margins_of({"games": games})
+    report = {"variant": rules.name, "size": size, "games": len(games),
+              "by_komi": {f"{komi:g}": {"black_score": score, "games": n,
+                                         "black_interval": wilson_interval(score, n)}
+                          for komi, (score, n) in sorted(by_komi.items())}}
+    if margins:
+        middle = median(margins)
+        report.update(median_margin=middle, median_interval=median_interval(margins),
+                      default=proposed_default(rules, middle))
+    return report
+
+
+def print_pooled(report: dict) -> None:
+    print(f"{report['variant']} {report['size']}x{report['size']}: {report['games']} scored games")
+    for komi, row in report["by_komi"].items():
+        lo, hi = row["black_interval"]
+        print(f"  at komi {komi}: Black {row['black_score']:g}/{row['games']} "
+              f"({100 * row['black_score'] / row['games']:.1f}%, 95% {100 * lo:.1f}..{100 * hi:.1f}%)")
+    if "median_margin" in report:
+        lo, hi = report["median_interval"]
+        print(f"  Black's median margin without komi {report['median_margin']:g} (95% {lo:g}..{hi:g}): "
+              f"default {report['default']:g}")
+
+
 def run_check(args, komi: float, out: Path) -> dict:
     from gtp_engine.match.runner import main as match_main
     engine = [sys.executable, "-m", "gtp_engine", "--playouts", str(args.playouts), "--threads", "1",
@@ -124,11 +195,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="match seed (maps, engine seeds)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--cluster", help="Dask scheduler address or local:N (vargo-match --cluster)")
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--out", type=Path, help="directory of the check's games (needed unless --from-matches)")
+    parser.add_argument("--from-matches", type=Path, nargs="+", metavar="DIR",
+                        help="pool the games of these match directories instead of searching and playing")
     parser.add_argument("--json", action="store_true", help="one JSON line instead of text")
     args = parser.parse_args(argv)
     rules = find_rules(args.variant)
     rules.check_size(args.size)
+    if args.from_matches:
+        games = pooled_games(args.from_matches, rules.name, args.size)
+        if not games:
+            parser.error(f"no scored {rules.name} games of size {args.size} in those directories")
+        report = pooled_report(rules, args.size, games)
+        print(json.dumps(report)) if args.json else print_pooled(report)
+        return 0
+    if args.out is None:
+        parser.error("--out is needed (or --from-matches)")
     estimates = search_estimates(rules, args.size, max(1, args.estimates), args.fair_playouts)
     values = [e["value"] for e in estimates]
     mean = sum(values) / len(values)

@@ -41,6 +41,43 @@ def test_margins_and_black_score_from_results():
     assert calibrate_komi.median([1.0, 2.0]) == 1.5
 
 
+
+def test_the_median_interval_is_the_sign_tests_order_statistics():
+    values = list(range(100))            # median 49.5; ranks 50 -+ 9.8
+    assert calibrate_komi.median_interval(values) == (40, 59)
+    assert calibrate_komi.median_interval([3.0]) == (3.0, 3.0)
+
+
+def write_match(folder, variant, size, games):
+    folder.mkdir()
+    (folder / "results.json").write_text(json.dumps(
+        {"settings": {"variant": variant, "size": size}, "games": games}))
+
+
+def test_games_already_played_are_pooled_per_game_and_size(tmp_path, capsys):
+    game = lambda result, komi, score: {"result": result, "komi": komi, "score": score}
+    write_match(tmp_path / "a", "loose", 9, [game("B+2", 4, [40, 38]), game("W+4", 4, [36, 44]),
+                                             game("B+R", 4, None)])      # resigned: unscored
+    write_match(tmp_path / "b", "loose", 9, [game("B+10", 6, [45, 29]), game("W+2", 6, [39, 35])])
+    write_match(tmp_path / "c", "disto", 9, [game("B+50", 2.5, [60, 7.5])])   # another game
+    write_match(tmp_path / "d", "loose", 7, [game("B+50", 4, [45, 0])])        # another size
+    code = calibrate_komi.main(["--variant", "loose", "--size", "9", "--json", "--from-matches",
+                                *(str(tmp_path / name) for name in "abcd")])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 4
+    assert report["by_komi"]["4"]["black_score"] == 1 and report["by_komi"]["4"]["games"] == 2
+    assert report["by_komi"]["6"]["black_score"] == 1 and report["by_komi"]["6"]["games"] == 2
+    # margins without komi: 6, -4, 22, 10 -> median 8; Loose's komi is an even integer
+    assert report["median_margin"] == 8 and report["default"] == 8
+
+
+def test_no_games_to_pool_is_a_usage_error(tmp_path):
+    write_match(tmp_path / "a", "disto", 9, [{"result": "B+1", "komi": 2.5, "score": [3, 0]}])
+    with pytest.raises(SystemExit) as stop:
+        calibrate_komi.main(["--variant", "loose", "--from-matches", str(tmp_path / "a")])
+    assert stop.value.code == 2
+
 @pytest.mark.slow   # the script end to end: searches and a match
 def test_a_tiny_calibration_runs_the_search_and_the_check(tmp_path, capsys):
     code = calibrate_komi.main(["--variant", "go", "--size", "5", "--estimates", "2",
