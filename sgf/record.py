@@ -19,10 +19,12 @@ from typing import List, Optional, Sequence
 
 from sgfmill import sgf, sgf_grammar
 
+from gtp_engine.coords import Color
+
 from .encoding import to_utf8
 from .errors import SgfError
 from .reader import is_view_export, move_of, replay, root_text, rules_guess
-from .values import show
+from .values import point_text, show
 from .writer import VIEW_NOTICE, WriteOptions, build_tree
 
 MANAGED = frozenset(("B", "W", "AB", "AW", "AE", "SZ", "VE"))  # SZ outside the root is junk sgfmill refuses
@@ -333,3 +335,36 @@ class _Merger:
                 if identifier != "SZ":
                     copy.set_raw_list(identifier, self.values(node, identifier))
             stack.extend((child, copy) for child in reversed(list(node)))
+
+
+def add_variations(data: bytes, branches) -> bytes:
+    """``data`` (SGF) with more lines branching off its main line, as SGF bytes.
+
+    ``branches`` are ``(number, tree)`` pairs: ``tree`` is a move that goes instead of the main
+    line's move ``number`` (1 is the first move), as ``(colour, point, trees)``: colour
+    ``"b"`` or ``"w"``, point ``(row, col)`` from the bottom left or None for a pass, and the
+    trees of the moves tried after it. A move already there (the main line's own, or a
+    variation the file has) is followed, not written twice. SgfError for a number the main line
+    does not reach."""
+    game = parse(data)
+    size = game.get_size()
+    chain = [game.get_root()]
+    while len(chain[-1]):
+        chain.append(chain[-1][0])
+    parents = []   # the node before each move of the main line
+    for before, node in zip(chain, chain[1:]):
+        if has_move(node):
+            parents.append(before)
+    for number, tree in branches:
+        if not 1 <= number <= len(parents):
+            raise SgfError(f"no move {number} on the main line (it has {len(parents)})")
+        stack = [(tree, parents[number - 1])]
+        while stack:   # no recursion: a variation can be long
+            (colour, point, trees), parent = stack.pop()
+            move = (Color.parse(colour), point)
+            child = next((c for c in parent if move_or_none(c, size) == move), None)
+            if child is None:
+                child = parent.new_child()
+                child.set_raw(colour.upper(), b"" if point is None else point_text(point, size).encode())
+            stack.extend((sub, child) for sub in reversed(list(trees)))
+    return game.serialise()

@@ -362,3 +362,23 @@ def test_writing_changes_nothing_in_the_game(view):
     before = state(game)
     game_to_sgf(game, view=view)
     assert state(game) == before and len(game.moves) == len(before["moves"])
+
+
+def test_variations_are_added_where_they_branch_and_moves_already_there_are_followed():
+    from sgf.record import add_variations, parse
+    text = b"(;GM[1]FF[4]VR[go]SZ[5]KM[0.5]AB[aa];B[cc];W[bb](;B[dd])(;B[db]))"
+    d2, b4, pass_ = (1, 3), (3, 1), None
+    out = add_variations(text, [
+        (1, ("b", d2, [("w", pass_, [])])),          # instead of the first move (after set-up)
+        (3, ("b", (1, 3), [("w", b4, [])])),         # D2 is the file's variation: followed
+        (3, ("b", (1, 3), [("w", b4, [])])),         # given twice: written once
+    ])
+    root = parse(out).get_root()
+    assert [c.get_move() for c in root] == [("b", (2, 2)), ("b", d2)]
+    assert [c.get_move() for c in root[1]] == [("w", None)]
+    after_w = root[0][0]
+    assert [c.get_move() for c in after_w] == [("b", (1, 3)), ("b", (3, 3))]
+    assert [c.get_move() for c in after_w[0]] == [("w", b4)]
+    assert out.count(b"W[bb]") == 2 and b"W[]" in out   # B4 once more (the new line), a pass as []
+    with pytest.raises(SgfError, match="no move 4 on the main line"):
+        add_variations(text, [(4, ("b", d2, []))])

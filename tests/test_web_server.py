@@ -611,6 +611,38 @@ def test_a_saved_game_has_players_date_result_and_the_win_rates_analysed(client)
     assert "RE[W+R]" in client.until("sgf")["text"]
 
 
+
+def test_a_saved_game_keeps_every_variation_and_opens_with_them_again(client):
+    from sgf.record import parse
+    play(client, "B3", "A3", "E5", "B4")
+    goto(client, 2)
+    play(client, "D4", "pass")                     # a variation instead of move 3, two moves long
+    goto(client, 1)
+    play(client, "C3")                             # another, instead of move 2
+    state = client.settled()
+    assert state["line"] == [["b", "B3"], ["w", "C3"]]
+    client.send(type="save")
+    text = client.until("sgf")["text"]
+    root = parse(text.encode()).get_root()
+    first = root[0]                                # B3, then the line on show: W C3
+    assert first.get_move() == ("b", (2, 1)) and [c.get_move() for c in first] == [
+        ("w", (2, 2)), ("w", (2, 0))]              # C3 (shown), then A3 (the game's first line)
+    a3 = first[1]
+    assert [c.get_move() for c in a3] == [("b", (4, 4)), ("b", (3, 3))]   # E5, then D4
+    assert a3[0][0].get_move() == ("w", (3, 1)) and a3[1][0].get_move() == ("w", None)
+    assert text.count("B[db]") == 1               # D4 written once
+    client.send(type="new_game", variant="loose", size=5, black="human", white="human")
+    client.until("state", lambda m: not m["moves"])
+    client.send(type="open", sgf=text)
+    state = client.until("state", lambda m: m["line"] == [["b", "B3"], ["w", "C3"]])
+    assert state["variations"] == [{"number": 2, "choices": [
+        {"color": "w", "vertex": "C3", "current": True}, {"color": "w", "vertex": "A3", "current": False}]}]
+    client.send(type="variation", number=2, index=1)
+    state = client.until("state", lambda m: len(m["line"]) == 4)
+    assert state["line"] == [["b", "B3"], ["w", "A3"], ["b", "E5"], ["w", "B4"]]
+    assert state["variations"][-1]["number"] == 3 and [
+        c["vertex"] for c in state["variations"][-1]["choices"]] == ["E5", "D4"]
+
 def test_every_message_but_state_has_an_action():
     from gtp_engine.web.server import ACTIONS, MESSAGES
     assert set(ACTIONS) == set(MESSAGES) - {"state"}

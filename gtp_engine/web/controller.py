@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Dict, List, Optional, Tuple
 
-from ..coords import COLUMNS, format_vertex
+from ..coords import COLUMNS, format_vertex, parse_vertex
 from ..files import write_atomically
 from ..match.gtp_client import (DEFAULT_COMMAND_TIMEOUT, EngineDied, EngineTimeout, GtpCommandError,
                                 GtpEngine, GtpFailure, MalformedResponse)
@@ -800,10 +800,12 @@ class GameController:
 
     # ----------------------------------------------------------------- files
     def save(self) -> str:
-        """The line on show as SGF, as the engine writes it (``printsgf``: our variant
-        properties), with the players (``PB``, ``PW``: the engine's name or ``human``), today's
-        date (``DT``), the result when the game is over (``RE``) and Black's win rate at each
-        position an analysis ran (``SBKV`` and a comment). The board stays where it is."""
+        """The game as SGF: the line on show as the main line, as the engine writes it
+        (``printsgf``: our variant properties), with the players (``PB``, ``PW``: the engine's
+        name or ``human``), today's date (``DT``), the result when the game is over (``RE``)
+        and Black's win rate at each position an analysis ran (``SBKV`` and a comment); every
+        other line of the tree (the variations played or opened) as SGF variations where they
+        branch off. The board stays where it is."""
         import sgf
         if not self.known["printsgf"]:
             raise ControllerError(f"this engine ({self.name}) cannot write sgf (no printsgf)")
@@ -822,10 +824,23 @@ class GameController:
             data = record.to_bytes(black_name=names["b"], white_name=names["w"],
                                    date=time.strftime("%Y-%m-%d"), result=finished,
                                    winrates=winrates or None)
+            branches = self._branches(record.game.size)
+            if branches:
+                data = sgf.record.add_variations(data, branches)
         except Exception as err:   # a file from another engine our reader does not take as is
             print(f"vargo-web: the sgf is saved as the engine wrote it ({err})", file=sys.stderr)
             return text
         return data.decode("utf-8")
+
+    def _branches(self, size: int) -> list:
+        """``(number, tree)`` for every line off the one on show: the moves tried instead of
+        the line's move ``number``, each ``(colour, point, trees)`` (``sgf.record.add_variations``)."""
+        branches = []
+        for number, node in enumerate(self.tree.line, 1):
+            for sibling in self.tree.parent(number).children:
+                if sibling is not node:
+                    branches.append((number, _subtree(sibling, size)))
+        return branches
 
     def open(self, data: bytes) -> None:
         """The game of an SGF file (``loadsgf`` of a temporary copy); the moves are read back
@@ -867,6 +882,21 @@ class GameController:
 
 def _format(point) -> str:
     return format_vertex(point)
+
+
+def _subtree(node, size: int) -> tuple:
+    """A tree node and the moves below it as ``(colour, point, trees)``, for the sgf writer."""
+    def entry(move):
+        return move.color, None if move.vertex == "pass" else parse_vertex(move.vertex, size), []
+    top = entry(node)
+    stack = [(node, top)]
+    while stack:   # no recursion: a variation can be long
+        current, built = stack.pop()
+        for child in current.children:
+            made = entry(child)
+            built[2].append(made)
+            stack.append((child, made))
+    return top
 
 
 def _tree_of_file(data: bytes, size: int, moves) -> MoveTree:
