@@ -127,7 +127,10 @@ def _stones(key, size):
 
 def test_the_shipped_book_is_well_formed_and_covers_the_first_moves():
     tables = book.Book.load().tables
-    assert {"go 9 7.5", "loose 9 4"} <= set(tables)
+    assert {"go 9 7.5", "loose 9 4", "loose 9 6"} <= set(tables)
+    for game in ("go", "loose"):   # the game's default komi has its table
+        default = Game(game, 9)
+        assert book.Book.load().move(default, Color.BLACK) is not None, game
     for name, table in tables.items():
         rules, size, komi = name.split()
         size = int(size)

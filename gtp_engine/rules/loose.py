@@ -12,7 +12,7 @@ class Loose(Rules):
     sgf_ru = "Loose"
     gogui_id = "Loose"
     default_komi = 6
-    calibrated_komi = {7: 4, 9: 4, 13: 6, 19: 6}     #: measured: docs/RESEARCH.md "Komi"
+    calibrated_komi = {7: 4, 9: 6, 13: 6, 19: 6}     #: measured: docs/RESEARCH.md "Komi"
     capture = board.CAPTURE_LOOSE
     reads_ladders = False
     scoring = board.SCORE_STONES
