@@ -32,6 +32,7 @@ import sgf
 from gtp_engine.cli import build_game, parse_options
 from gtp_engine.coords import Color, format_vertex
 from gtp_engine.game import Game
+from gtp_engine.rules import find_rules
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 LOOSE_9 = ["--variant", "loose", "--size", "9"]
@@ -212,7 +213,8 @@ def test_a_refused_komi_is_also_a_warning_on_stderr():
     warnings = [line for line in stderr.splitlines() if "komi refused" in line]
     assert len(warnings) == 2, stderr
     assert "loose komi must be an even integer, not 6.5" in warnings[0]
-    assert "keeps komi 4" in warnings[0] and "-komi 4" in warnings[0]   # Loose 9x9's default
+    default = f"{find_rules('loose').default_komi_for(9):g}"             # Loose 9x9's default
+    assert f"keeps komi {default}" in warnings[0] and f"-komi {default}" in warnings[0]
     assert "'7_5'" in warnings[1]
 
 
