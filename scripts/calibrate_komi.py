@@ -132,6 +132,16 @@ def pooled_report(rules, size: int, games: List[dict]) -> dict:
         middle = median(margins)
         report.update(median_margin=middle, median_interval=median_interval(margins),
                       default=proposed_default(rules, middle))
+        # the komis the rules allow on either side of the median: Black's share of these games
+        # had they been scored at each (a tie counted half), which decides between two
+        # neighbours the median falls halfway between
+        step = 0.5 if rules.has_draws else 2.0
+        below = math.floor(middle / step) * step
+        if not rules.has_draws and below % 2:
+            below -= 1
+        report["shares_if_scored_at"] = {
+            f"{komi:g}": sum(1.0 if m > komi else 0.5 if m == komi else 0.0 for m in margins) / len(margins)
+            for komi in (below - step, below, below + step, below + 2 * step)}
     return report
 
 
@@ -145,6 +155,8 @@ def print_pooled(report: dict) -> None:
         lo, hi = report["median_interval"]
         print(f"  Black's median margin without komi {report['median_margin']:g} (95% {lo:g}..{hi:g}): "
               f"default {report['default']:g}")
+        print("  Black's share had these games been scored at komi " + ", ".join(
+            f"{komi}: {100 * share:.1f}%" for komi, share in report["shares_if_scored_at"].items()))
 
 
 def run_check(args, komi: float, out: Path) -> dict:
