@@ -1,13 +1,14 @@
 """Stones on mountains (worth nothing, RULES T5) in Terrain Go games, and whether the search
 itself, given more time, would have put them there: figures for people, not a test.
 
-    python scripts/bench_mountains.py runs/terrain-match --playouts 40000 --sample 30
+    python scripts/bench_mountains.py runs/terrain-match --playouts 40000 --sample 30 [--engine B]
 
 For each match directory (the match runner's ``results.json`` and ``game-*.sgf``), every
 placement on a mountain point is counted per engine (A, B), with those that captured something
 (a mountain stone can take a group's last liberty). Then ``--sample`` of the placements that
 captured nothing, spread evenly over the games, are searched again from the position before
-them with ``--playouts`` simulations (this checkout's engine, one thread, ``--seed``): the
+them with ``--playouts`` simulations (this checkout's engine, one thread, ``--seed``; with
+``--engine``, only that engine's stones, so that the budget can be ten times its own): the
 figures say how often that search plays the same point, another mountain point, or a point
 that is not a mountain. A mountain stone the longer search would not play is one the player
 should not have played; the issue's target is none.
@@ -77,6 +78,8 @@ def main(argv=None) -> int:
     parser.add_argument("--sample", type=int, default=20,
                         help="placements that captured nothing to search again (default 20; 0: none)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--engine", choices=("A", "B"),
+                        help="search again only this engine's stones (give --playouts ten times its own)")
     args = parser.parse_args(argv)
     for folder in args.folders:
         placements, games = mountain_placements(folder)
@@ -84,7 +87,7 @@ def main(argv=None) -> int:
             mine = [p for p in placements if p[2] == engine]
             print(f"{folder}: engine {engine}: {len(mine)} mountain stones in {games} games "
                   f"({sum(p[3] for p in mine)} of them captured)")
-        idle = [p for p in placements if not p[3]]
+        idle = [p for p in placements if not p[3] and args.engine in (None, p[2])]
         counts = research(idle, args.sample, args.playouts, args.seed)
         looked = sum(counts.values())
         if looked:
