@@ -6,9 +6,12 @@ import json
 import os
 import shutil
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
+
+from pathlib import Path
 
 import pytest
 
@@ -266,6 +269,30 @@ def test_forts_by_hand_each_side_its_own(client):
     assert state["to_move"] == "b" and state["legal"]
 
 
+
+def test_a_terrain_map_gets_its_fair_komi_once_the_forts_are_placed(client):
+    # a komi no 9x9 map is worth, which the engine's estimate must replace
+    client.send(type="new_game", variant="terrain", size=9, terrain_seed=5, forts="search",
+                komi=100, fair_komi=True, black="human", white="human")
+    state = client.until("state", lambda m: m["variant"] == "terrain")
+    assert state["komi"] == 100
+    thinking = client.until("thinking", lambda m: "fair komi" in (m.get("note") or ""))
+    assert thinking["color"] == "b"                       # after the forts, before the first stone
+    state = client.until("state", lambda m: m["fort_turn"] is None and m["komi"] != 100)
+    assert len(state["marks"]["forts"]) == 4 and not state["moves"]
+    komi = state["komi"]
+    assert -30 < komi < 30 and komi * 2 == int(komi * 2)
+    client.send(type="save")
+    assert f"KM[{komi:g}]" in client.until("sgf")["text"]    # the engine's komi too
+    assert play(client, "E5")["komi"] == komi                  # the game goes on at that komi
+
+
+def test_without_fair_komi_the_forms_komi_stays(client):
+    client.send(type="new_game", variant="terrain", size=9, terrain_seed=5, forts="search",
+                komi=100, black="human", white="human")
+    state = client.until("state", lambda m: m["fort_turn"] is None and m["to_move"] == "b")
+    assert client.settled()["komi"] == 100
+
 def test_a_refused_new_game_keeps_the_old_one(client):
     before = play(client, "C3", "B2")
     client.send(type="new_game", variant="loose", size=7, komi=3)
@@ -334,7 +361,7 @@ class ScriptedEngineGame:
     """A controller stand-in whose engine moves for both sides until ``moves`` are played;
     ``on_turn_asked(n)`` runs (in the worker thread) when the n-th turn is asked."""
 
-    compile_note = None
+    compile_note = thinking_note = None
 
     def __init__(self, moves=6, on_turn_asked=None):
         self.moves, self.played = moves, []

@@ -38,6 +38,8 @@ COLOR_WORDS = {"b": "black", "w": "white"}
 VARIANTS = ("go", "loose", "goncrete", "disto", "terrain")
 #: Seconds a genmove may take before the engine is taken for hung (with a clock: its time left).
 GENMOVE_TIMEOUT = 600.0
+#: seconds the engine's ``fair_komi`` gets for a Terrain Go map when the form asks for it
+FAIR_KOMI_SECONDS = 10.0
 #: A result SGF's RE takes (``B+3.5``, ``W+R``, ``0``).
 RESULT = re.compile(r"^(0|[BW]\+(\d+(\.\d+)?|R|T|F))$")
 #: Centiseconds between two analysis reports.
@@ -124,13 +126,16 @@ class Setup:
 class NewGame:
     """The new-game form. ``komi`` None: the engine's default; ``terrain_seed`` None: a seed the
     engine picks; ``forts``: ``hand`` (each human places its own, the engine the engine's) or
-    ``search`` (the engine places them all). Times in seconds (0: no clock)."""
+    ``search`` (the engine places them all); ``fair_komi`` (Terrain Go): once the forts are
+    placed, the komi becomes the engine's estimate for this map and these forts (``fair_komi``,
+    RULES T9), in place of ``komi``. Times in seconds (0: no clock)."""
 
     variant: str = "go"
     size: int = 9
     komi: Optional[float] = None
     terrain_seed: Optional[int] = None
     forts: str = "hand"
+    fair_komi: bool = False
     black: str = HUMAN
     white: str = ENGINE
     main_time: float = 0.0
@@ -226,6 +231,9 @@ class GameController:
         self.timed_out: Optional[str] = None
         self.clock: Optional[Clock] = None
         self.forts_by_search = False
+        #: a Terrain Go game whose komi the engine sets once the forts are placed
+        self.fair_komi_pending = False
+        self._komi_next = False   #: the engine's next task is that komi (``engine_color``)
         self.name = ""
         self._start_engine()
         self.setup = self._setup_from_engine()
@@ -374,7 +382,7 @@ class GameController:
         part of it."""
         self.stop_clock()
         saved = (self.setup, self.tree, dict(self.players), self.resigned, self.timed_out,
-                 self.clock, self.forts_by_search)
+                 self.clock, self.forts_by_search, self.fair_komi_pending)
         try:
             self._set_rules(form.variant, form.size)
             if form.komi is not None:
@@ -385,6 +393,8 @@ class GameController:
             self.tree, self.resigned, self.timed_out = MoveTree(), None, None
             self.players = {"b": form.black, "w": form.white}
             self.forts_by_search = form.forts == "search"
+            self.fair_komi_pending = (form.fair_komi and form.variant == "terrain"
+                                      and self._knows("fair_komi"))
             self.clock = Clock(form.main_time, form.byo_yomi) if form.main_time or form.byo_yomi else None
             if form.variant == "terrain":
                 seed = "" if form.terrain_seed is None else str(form.terrain_seed)
@@ -393,7 +403,7 @@ class GameController:
             self._send_time_settings()
         except ControllerError:
             (self.setup, self.tree, self.players, self.resigned, self.timed_out, self.clock,
-             self.forts_by_search) = saved
+             self.forts_by_search, self.fair_komi_pending) = saved
             if self.dead is None:
                 try:
                     self._replay()
@@ -649,11 +659,17 @@ class GameController:
         fort = self.fort_turn()
         if fort is not None:
             return self.forts_by_search or self.players[fort] == ENGINE
+        if self.fair_komi_pending:
+            return True   # the map's komi, before the first stone
         return self.players[self.to_move()] == ENGINE and not self.over()
 
     def engine_color(self) -> Optional[str]:
         """The colour the engine moves (or places a fort) for now, or None."""
-        return (self.fort_turn() or self.to_move()) if self.engine_turn() else None
+        if not self.engine_turn():
+            return None
+        fort = self.fort_turn()
+        self._komi_next = fort is None and self.fair_komi_pending
+        return fort or self.to_move()
 
     def engine_move(self) -> Optional[str]:
         """The engine moves (or places a fort) for the side to move; answers the vertex (None
@@ -665,6 +681,9 @@ class GameController:
             vertex = self.send(f"genfort {fort}", timeout=GENMOVE_TIMEOUT)
             self._remember_terrain()
             return vertex.strip().upper()
+        if self.fair_komi_pending:
+            self._settle_fair_komi()
+            return None
         color = self.to_move()
         timeout = GENMOVE_TIMEOUT
         if self.clock:
@@ -683,11 +702,32 @@ class GameController:
         self._moved(color, move)
         return move.upper() if move.lower() != "pass" else "pass"
 
+    def _settle_fair_komi(self) -> None:
+        """The engine's fair komi for the map and forts becomes the game's (asked once: a
+        refusal or a failure leaves the komi as it was, and says why)."""
+        self.fair_komi_pending = False
+        answer = self.send(f"fair_komi {FAIR_KOMI_SECONDS:g}", timeout=FAIR_KOMI_SECONDS + 120)
+        try:
+            komi = float(answer.split()[0])
+        except (ValueError, IndexError):
+            raise ControllerError(f"the engine's fair komi is not a number: {answer[:40]!r}") from None
+        self.send(f"komi {komi:g}")
+        self.setup = replace(self.setup, komi=self._engine_komi(komi))
+
+    @property
+    def thinking_note(self) -> str:
+        """What the engine is busy with besides its move, for the page: its first compile, or
+        the map's fair komi."""
+        if self._komi_next:   # as engine_color found it: no engine command here
+            return "estimating this map's fair komi" + (f"; {self.compile_note}" if self.compile_note else "")
+        return self.compile_note
+
     def start_clock(self) -> None:
         """Run the clock of the side to move (when there is a clock and the game goes on)."""
         if self.clock and self.dead is None and not self.resigned and not self.timed_out:
             try:
-                playing = self.fort_turn() is None and not self.over() and not self.reviewing
+                playing = (self.fort_turn() is None and not self.fair_komi_pending
+                           and not self.over() and not self.reviewing)
                 self.clock.start(self.to_move() if playing else None)
             except EngineGone:
                 self.clock.running = None
@@ -869,7 +909,7 @@ class GameController:
                            sgf_line=tuple(moves))
         self.tree = _tree_of_file(data, record.game.size, moves)
         self.resigned, self.timed_out = None, None
-        self.clock, self.forts_by_search = None, False
+        self.clock, self.forts_by_search, self.fair_komi_pending = None, False, False
         if self.players["b"] == ENGINE and self.players["w"] == ENGINE:
             self.players = {"b": HUMAN, "w": HUMAN}   # an opened game waits for a person
 

@@ -80,7 +80,7 @@ MESSAGES = {
     "new_game": {"variant": (_one_of(*VARIANTS), True), "size": (_integer(2, 25), True),
                  "komi": (_optional(_number(-1000, 1000)), False),
                  "terrain_seed": (_optional(_integer(0, 2 ** 31 - 1)), False),
-                 "forts": (_one_of("hand", "search"), False),
+                 "forts": (_one_of("hand", "search"), False), "fair_komi": (_bool, False),
                  "black": (_one_of(HUMAN, ENGINE), False), "white": (_one_of(HUMAN, ENGINE), False),
                  "main_time": (_number(0, 36000), False), "byo_yomi": (_number(0, 3600), False)},
     "play": {"vertex": (_vertex, True)},
@@ -95,7 +95,7 @@ MESSAGES = {
 FIELD_HINTS = {
     "variant": "one of " + ", ".join(VARIANTS), "size": "an integer from 2 to 25",
     "komi": "a number from -1000 to 1000 or null", "terrain_seed": "an integer from 0 or null",
-    "forts": "'hand' or 'search'", "black": "'human' or 'engine'", "white": "'human' or 'engine'",
+    "forts": "'hand' or 'search'", "fair_komi": "true or false", "black": "'human' or 'engine'", "white": "'human' or 'engine'",
     "main_time": "seconds from 0 to 36000", "byo_yomi": "seconds from 0 to 3600",
     "vertex": "a vertex such as D4, or pass", "on": "true or false",
     "sgf": f"the text of an sgf file of at most {MAX_SGF} characters",
@@ -400,7 +400,7 @@ class BoardServer:
                     if color is None or self.paused:   # Pause may come while that was asked
                         break
                     await self.broadcast({"type": "thinking", "color": color,
-                                          "note": c.compile_note})
+                                          "note": c.thinking_note})
                     self.thinking = True
                     watcher = asyncio.create_task(self._relay_compile_note(color))
                     try:

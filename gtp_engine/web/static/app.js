@@ -380,6 +380,7 @@ $("new-game").addEventListener("submit", (event) => {
   if (message.variant === "terrain") {
     message.terrain_seed = number("terrain-seed");
     message.forts = $("forts").value;
+    message.fair_komi = $("fair-komi").checked;
   }
   const going = state && state.moves.length && !state.result && !state.dead;
   if (going) confirmThen("Abandon the game in progress and start a new one?", () => send(message));
