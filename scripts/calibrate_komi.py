@@ -28,10 +28,11 @@ swaps colours every game, so an engine's strength falls on both colours alike)
     python scripts/calibrate_komi.py --variant loose --size 9 --from-matches runs/loose-*
 
 and reports, instead of searching and playing, Black's score at each komi the games were
-played at (Wilson 95%), and the median of Black's margins without komi: the komi at which
-Black would win half of these games, with a 95% interval from the order statistics (the
-sign test's), and the default that rounds it as the rules allow. That figure assumes play
-would not change with the komi; the shares at the komi really played do not.
+played at (Wilson 95%), the median of Black's margins without komi (the komi at which Black
+would win half of these games, with a 95% interval from the order statistics, the sign
+test's), Black's share had the games been scored at each komi the rules allow around it, and
+the default: the one of those nearest an even share. Those figures assume play would not
+change with the komi; the shares at the komi really played do not.
 """
 
 import argparse
@@ -130,18 +131,18 @@ def pooled_report(rules, size: int, games: List[dict]) -> dict:
                           for komi, (score, n) in sorted(by_komi.items())}}
     if margins:
         middle = median(margins)
-        report.update(median_margin=middle, median_interval=median_interval(margins),
-                      default=proposed_default(rules, middle))
-        # the komis the rules allow on either side of the median: Black's share of these games
-        # had they been scored at each (a tie counted half), which decides between two
-        # neighbours the median falls halfway between
-        step = 0.5 if rules.has_draws else 2.0
-        below = math.floor(middle / step) * step
-        if not rules.has_draws and below % 2:
-            below -= 1
-        report["shares_if_scored_at"] = {
-            f"{komi:g}": sum(1.0 if m > komi else 0.5 if m == komi else 0.0 for m in margins) / len(margins)
-            for komi in (below - step, below, below + step, below + 2 * step)}
+        report.update(median_margin=middle, median_interval=median_interval(margins))
+        # the komis the rules allow on either side of the median (x.5 where a game can be
+        # drawn, even integers in Loose): Black's share of these games had they been scored at
+        # each (a tie counted half); the default is the one nearest an even share (margins
+        # are often whole points, so the median alone cannot choose between its neighbours)
+        step = 1.0 if rules.has_draws else 2.0
+        below = (math.floor(middle - 0.5) + 0.5) if rules.has_draws else 2 * math.floor(middle / 2)
+        candidates = [below - step, below, below + step, below + 2 * step]
+        shares = {komi: sum(1.0 if m > komi else 0.5 if m == komi else 0.0 for m in margins) / len(margins)
+                  for komi in candidates}
+        report["shares_if_scored_at"] = {f"{komi:g}": share for komi, share in shares.items()}
+        report["default"] = min(candidates, key=lambda komi: (abs(shares[komi] - 0.5), abs(komi - middle)))
     return report
 
 

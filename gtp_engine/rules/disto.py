@@ -11,7 +11,7 @@ class Disto(Rules):
     gogui_id = "Disto"
     default_komi = 6.5
     #: the search's fair komi, checked by self-play on 7x7 and 9x9 (docs/RESEARCH.md "Komi")
-    calibrated_komi = {7: 2.5, 9: 2.5, 13: 2.5, 19: 2.5}
+    calibrated_komi = {7: 2.5, 9: 1.5, 13: 2.5, 19: 2.5}   #: measured: docs/RESEARCH.md "Komi"
     capture = board.CAPTURE_MEALS
     reads_ladders = False
     scoring = board.SCORE_STONES_NOT_MEALS
