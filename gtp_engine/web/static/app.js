@@ -101,7 +101,10 @@ function receive(message) {
 function showThinking(color, note) {
   const box = $("thinking");
   box.hidden = !color;
-  box.textContent = color ? `${WORD[color]} (engine) is thinking…${note ? ` (${note})` : ""}` : "";
+  // the map's fair komi is the engine's work before anyone's move (the note says so first)
+  const komi = note && note.startsWith("estimating this map's fair komi");
+  box.textContent = !color ? "" : komi ? `The engine is ${note}…`
+    : `${WORD[color]} (engine) is thinking…${note ? ` (${note})` : ""}`;
   document.body.dataset.thinking = color || "";
 }
 
