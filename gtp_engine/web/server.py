@@ -424,10 +424,10 @@ class BoardServer:
     async def _relay_compile_note(self, color: str) -> None:
         """While the engine thinks, its first compile's progress whenever it changes (at most
         a second late): a first move may wait minutes for it on a slow machine."""
-        shown = self.controller.compile_note
+        shown = self.controller.thinking_note
         while True:
             await asyncio.sleep(1.0)
-            note = self.controller.compile_note
+            note = self.controller.thinking_note   # the compile's, after the task's own words
             if note != shown:
                 shown = note
                 await self.broadcast({"type": "thinking", "color": color, "note": note})
