@@ -115,3 +115,14 @@ def test_a_tiny_run_over_maps_plays_each_map_at_both_komis(tmp_path, capsys):
     assert summary["summary"]["fair"]["games"] == summary["summary"]["default"]["games"] == 4
     assert -1 <= summary["summary"]["margin_before_komi"]["correlation_with_fair_komi"] <= 1 or \
         math.isnan(summary["summary"]["margin_before_komi"]["correlation_with_fair_komi"])
+
+
+def test_the_default_as_played_is_the_komi_played_nearest_an_even_share(tmp_path, capsys):
+    def games(komi, black_wins, count=50):
+        return [{"result": "B+1" if i < black_wins else "W+1", "komi": komi,
+                 "score": [40, 40 - komi + (1 if i < black_wins else -1)]} for i in range(count)]
+    write_match(tmp_path / "a", "disto", 9, games(1.5, 40) + games(2.5, 26) + games(3.5, 5, 10))
+    assert calibrate_komi.main(["--variant", "disto", "--size", "9", "--json",
+                                "--from-matches", str(tmp_path / "a")]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["default_as_played"] == 2.5          # 52% there, 80% at 1.5; 3.5 too few games

@@ -10,9 +10,9 @@ class Disto(Rules):
     sgf_ru = "Disto"
     gogui_id = "Disto"
     default_komi = 6.5
-    #: the search's fair komi, checked by self-play on 7x7; 9x9 from 306 games' margins
-    #: (docs/RESEARCH.md "Komi")
-    calibrated_komi = {7: 2.5, 9: 1.5, 13: 2.5, 19: 2.5}
+    #: the search's fair komi, checked by self-play on 7x7 and 9x9 (on 9x9 also against 1.5
+    #: in 524 games: docs/RESEARCH.md "Komi")
+    calibrated_komi = {7: 2.5, 9: 2.5, 13: 2.5, 19: 2.5}
     capture = board.CAPTURE_MEALS
     reads_ladders = False
     scoring = board.SCORE_STONES_NOT_MEALS
