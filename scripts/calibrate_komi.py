@@ -31,7 +31,7 @@ and reports, instead of searching and playing, Black's score at each komi the ga
 played at (Wilson 95%), the median of Black's margins without komi (the komi at which Black
 would win half of these games, with a 95% interval from the order statistics, the sign
 test's), Black's share had the games been scored at each komi the rules allow around it, and
-the default: the one of those nearest an even share. Those figures assume play would not
+the one of those nearest an even share (``default_rescored``). Those figures assume play would not
 change with the komi, and it does (the search aims at a margin): Disto's games at 2.5 put 1.5
 at 50.7%, and 200 games played at 1.5 gave Black 57%. So a new default is checked by games
 played at it, and of the komis played 50 times or more the one nearest an even share is
@@ -145,7 +145,8 @@ def pooled_report(rules, size: int, games: List[dict]) -> dict:
         shares = {komi: sum(1.0 if m > komi else 0.5 if m == komi else 0.0 for m in margins) / len(margins)
                   for komi in candidates}
         report["shares_if_scored_at"] = {f"{komi:g}": share for komi, share in shares.items()}
-        report["default"] = min(candidates, key=lambda komi: (abs(shares[komi] - 0.5), abs(komi - middle)))
+        report["default_rescored"] = min(candidates, key=lambda komi: (abs(shares[komi] - 0.5),
+                                                                        abs(komi - middle)))
     # the engines play differently at another komi (their search aims at a margin), so a
     # default is best judged on games really played at it: of the komis played (50 games or
     # more), the one where Black's score was nearest an even share
@@ -164,11 +165,11 @@ def print_pooled(report: dict) -> None:
               f"({100 * row['black_score'] / row['games']:.1f}%, 95% {100 * lo:.1f}..{100 * hi:.1f}%)")
     if "median_margin" in report:
         lo, hi = report["median_interval"]
-        print(f"  Black's median margin without komi {report['median_margin']:g} (95% {lo:g}..{hi:g}): "
-              f"default {report['default']:g}")
+        print(f"  Black's median margin without komi {report['median_margin']:g} (95% {lo:g}..{hi:g})")
         print("  Black's share had these games been scored at komi " + ", ".join(
             f"{komi}: {100 * share:.1f}%" for komi, share in report["shares_if_scored_at"].items())
-            + " (as if play did not change with the komi: check a new default by playing at it)")
+            + f"; nearest an even share {report['default_rescored']:g} (as if play did not change"
+            " with the komi: check a new default by playing at it)")
     if "default_as_played" in report:
         print(f"  of the komis played 50 times or more, nearest an even share: "
               f"{report['default_as_played']:g}")

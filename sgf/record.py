@@ -24,8 +24,8 @@ from gtp_engine.coords import Color
 from .encoding import to_utf8
 from .errors import SgfError
 from .reader import is_view_export, move_of, replay, root_text, rules_guess
-from .values import point_text, show
-from .writer import VIEW_NOTICE, WriteOptions, build_tree
+from .values import show
+from .writer import VIEW_NOTICE, WriteOptions, build_tree, set_move
 
 MANAGED = frozenset(("B", "W", "AB", "AW", "AE", "SZ", "VE"))  # SZ outside the root is junk sgfmill refuses
 MANAGED_ROOT = MANAGED | {"HA", "MT", "WA", "FB", "FW", "MP", "VV"}
@@ -365,6 +365,6 @@ def add_variations(data: bytes, branches) -> bytes:
             child = next((c for c in parent if move_or_none(c, size) == move), None)
             if child is None:
                 child = parent.new_child()
-                child.set_raw(colour.upper(), b"" if point is None else point_text(point, size).encode())
+                set_move(child, *move, size)
             stack.extend((sub, child) for sub in reversed(list(trees)))
     return game.serialise()

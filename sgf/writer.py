@@ -206,9 +206,13 @@ def write_markup(node, markup: tuple) -> None:
         node.set("LB", labels)
 
 
+def set_move(node, color: Color, point, size: int) -> None:
+    """``node``'s ``B``/``W`` move: ``point`` in our letters, a pass as ``[]`` (FF[4])."""
+    node.set_raw(Color(color).letter.upper(), b"" if point is None else point_text(point, size).encode())
+
+
 def write_move(node, game, number: int, record, options: WriteOptions) -> None:
-    raw = b"" if record.point is None else point_text(record.point, game.size).encode()
-    node.set_raw(Color(record.color).letter.upper(), raw)
+    set_move(node, record.color, record.point, game.size)
     winrate = winrate_of(options.winrates, number)
     if winrate is not None:
         node.set_raw("SBKV", winrate_text(winrate).encode())

@@ -69,7 +69,7 @@ def test_games_already_played_are_pooled_per_game_and_size(tmp_path, capsys):
     assert report["by_komi"]["4"]["black_score"] == 1 and report["by_komi"]["4"]["games"] == 2
     assert report["by_komi"]["6"]["black_score"] == 1 and report["by_komi"]["6"]["games"] == 2
     # margins without komi: 6, -4, 22, 10 -> median 8; Loose's komi is an even integer
-    assert report["median_margin"] == 8 and report["default"] == 8
+    assert report["median_margin"] == 8 and report["default_rescored"] == 8
     # had they been scored at 6: Black wins two and ties one (a half) of the four; at 8, two
     assert report["shares_if_scored_at"]["6"] == 0.625 and report["shares_if_scored_at"]["8"] == 0.5
 

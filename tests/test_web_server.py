@@ -100,6 +100,7 @@ def test_the_server_listens_on_this_machine_only_by_default(server):
     ('{"type": "new_game", "variant": "go", "size": true}', "size must be"),
     ('{"type": "new_game", "variant": "go", "size": 9, "komi": NaN}', "komi must be"),
     ('{"type": "new_game", "variant": "go", "size": 9, "black": "robot"}', "black must be"),
+    ('{"type": "new_game", "variant": "terrain", "size": 9, "fair_komi": "yes"}', "fair_komi must be true or false"),
     ('{"type": "analyze", "on": "yes"}', "on must be true or false"),
     ('{"type": "open", "sgf": 5}', "sgf must be the text"),
 ])

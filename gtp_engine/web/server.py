@@ -160,6 +160,9 @@ class BoardServer:
         self._analysis_stop = threading.Event()
         self._analysis_task: Optional[asyncio.Task] = None
         self._driver: Optional[asyncio.Task] = None
+        #: an action came while the driver ran: it looks again for the engine's turn before
+        #: it ends (a Continue during its last broadcast would otherwise be lost)
+        self._drive_again = False
         self._ticker: Optional[asyncio.Task] = None
         self._runner: Optional[web.AppRunner] = None
         self._loop: Optional[asyncio.AbstractEventLoop] = None
@@ -385,6 +388,8 @@ class BoardServer:
         await self._after_move()
         if self._driver is None or self._driver.done():
             self._driver = asyncio.create_task(self._drive())
+        else:
+            self._drive_again = True
 
     async def _after_move(self) -> None:
         await self._run(self.controller.stop_clock if self.paused else self.controller.start_clock)
@@ -395,6 +400,7 @@ class BoardServer:
         c = self.controller
         try:
             while True:
+                self._drive_again = False
                 while not self.paused:
                     color = await self._run(c.engine_color)
                     if color is None or self.paused:   # Pause may come while that was asked
@@ -402,7 +408,7 @@ class BoardServer:
                     await self.broadcast({"type": "thinking", "color": color,
                                           "note": c.thinking_note})
                     self.thinking = True
-                    watcher = asyncio.create_task(self._relay_compile_note(color))
+                    watcher = asyncio.create_task(self._relay_note(color))
                     try:
                         await self._run(c.engine_move)
                     finally:
@@ -410,10 +416,9 @@ class BoardServer:
                         watcher.cancel()
                     await self._after_move()
                 await self.broadcast({"type": "thinking", "color": None})
-                # a Continue that came during that broadcast found this task still running
-                # and started no other: this one goes on for it (no await between this check
-                # and the task's end, so no Continue can slip in after it)
-                if self.paused or await self._run(c.engine_color) is None or self.paused:
+                # an action (a Continue) handled while this task ran started no other driver:
+                # this one looks again for it (no await between this check and the task's end)
+                if self.paused or not self._drive_again:
                     break
         except ControllerError as err:
             await self.broadcast({"type": "error", "message": str(err)})
@@ -421,9 +426,10 @@ class BoardServer:
             return
         await self._start_analysis()
 
-    async def _relay_compile_note(self, color: str) -> None:
-        """While the engine thinks, its first compile's progress whenever it changes (at most
-        a second late): a first move may wait minutes for it on a slow machine."""
+    async def _relay_note(self, color: str) -> None:
+        """While the engine works, its note (``thinking_note``: the map's fair komi, its first
+        compile's progress) whenever it changes, at most a second late: a first move may wait
+        minutes for the compile on a slow machine."""
         shown = self.controller.thinking_note
         while True:
             await asyncio.sleep(1.0)
