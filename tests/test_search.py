@@ -2,6 +2,7 @@
 the memory cap, that a search never changes the game, and that the compiled kernels and their
 pure-Python mirror search alike."""
 
+import contextlib
 import random
 
 import numpy as np
@@ -11,7 +12,7 @@ from gtp_engine.coords import Color, parse_vertex
 from gtp_engine.game import Game
 from gtp_engine.rules.terrain_map import TerrainMap
 from gtp_engine.search import _backend
-from gtp_engine.search.params import EXPAND_VISITS
+from gtp_engine.search.params import EXPAND_DOUBLING, EXPAND_VISITS
 from gtp_engine.search.player import _ZOBRIST, SearchPlayer, SearchSettings
 from gtp_engine.search.tree import Workspace, bytes_per_node
 
@@ -684,20 +685,49 @@ def test_a_fixed_budget_never_stops_early_for_a_leading_pass():
     assert p._settle_gap([root], 800) == 800
 
 
-def test_the_tree_never_grows_past_its_memory_cap():
-    p = SearchPlayer(SearchSettings(playouts=6000, threads=1, max_memory_mb=1))
+@pytest.mark.parametrize("doubling, fills_to", [(0, 0.98), (EXPAND_DOUBLING, 0.6)])
+def test_the_tree_never_grows_past_its_memory_cap(doubling, fills_to):
+    """With a fixed expansion threshold the pool fills; with the default one the expansions
+    grow rarer past half of it, but the tree still grows past half."""
+    p = SearchPlayer(SearchSettings(playouts=6000, threads=1, max_memory_mb=1,
+                                    overrides=(("expand_doubling", doubling),)))
     capacity = p.pool_capacity(1, 9)
     assert capacity * bytes_per_node(9) <= 1024 * 1024
     game = Game("go", 9)
-    full = False
+    fill = 0.0
     for _ in range(3):
         analysis = p.search(game, game.to_move, early_stop=False)
         assert analysis.nodes <= capacity
         assert p.memory_bytes() <= 1024 * 1024 + 1024
         assert analysis.simulations == 6000   # simulations go on when the pool is full
-        full = full or p._trees[0].fill() > 0.98
+        fill = max(fill, p._trees[0].fill())
         game.play(game.to_move, analysis.best.move)
-    assert full, "the pool never filled: the test proves nothing"
+    assert fill > fills_to, "the pool never filled: the test proves nothing"
+
+
+def _fill_after(doubling: float, searches: int) -> list:
+    """The pool's fill after each of ``searches`` searches of 3,000 simulations of the
+    empty 9x9 board on a 1 MB tree, the tree kept from one to the next (as in analysis)."""
+    p = SearchPlayer(SearchSettings(playouts=3000, threads=1, max_memory_mb=1, seed=5,
+                                    overrides=(("expand_doubling", doubling),)))
+    game = Game("go", 9)
+    fills = []
+    for _ in range(searches):
+        p.search(game, game.to_move, early_stop=False)
+        fills.append(p._trees[0].fill())
+    return fills
+
+
+def test_past_half_the_memory_expansions_grow_rarer_and_the_tree_keeps_growing():
+    fixed = _fill_after(0, 6)
+    slowed = _fill_after(EXPAND_DOUBLING, 6)
+    assert fixed[-1] > 0.98          # a fixed threshold fills the pool and stops
+    full_at = next(i for i, f in enumerate(fixed) if f > 0.98)
+    # the same search up to half the pool (the same seed and threshold until then)
+    assert slowed[0] == fixed[0] or fixed[0] > 0.5
+    assert slowed[full_at] < 0.9     # where the fixed one is full, room is left
+    assert all(b > a for a, b in zip(slowed, slowed[1:]))   # and it still grows, slower
+    assert slowed[-1] < 1.0
 
 
 def test_a_search_leaves_the_game_unchanged():
@@ -753,6 +783,20 @@ def test_every_move_proposed_is_legal_in_random_games(variant, size):
                 game.play(color, rng.choice(legal) if legal else None)
 
 
+@contextlib.contextmanager
+def kernels_in_use(kernels):
+    """Search with ``kernels`` (the mirror or the compiled ones): with the mirror, the
+    player must not load the compiled kernels from the warm cache before its search, as it
+    does when nobody is warming up (``SearchPlayer._await_compiled``)."""
+    saved = _backend.active, _backend.cache_is_warm
+    _backend.active = kernels
+    _backend.cache_is_warm = lambda: kernels is not _backend.mirror
+    try:
+        yield
+    finally:
+        _backend.active, _backend.cache_is_warm = saved
+
+
 @pytest.mark.parametrize("variant", ["go", "loose", "goncrete", "disto", "terrain"])
 def test_the_mirror_searches_exactly_as_the_compiled_kernels(variant):
     """The pure-Python mirror (used until the compile is done) and the compiled kernels grow
@@ -765,23 +809,64 @@ def test_the_mirror_searches_exactly_as_the_compiled_kernels(variant):
     game.play(Color.BLACK, game.legal_moves(Color.BLACK)[12])
     trees = []
     for kernels in (_backend.mirror, compiled):
-        _backend.active = kernels
-        try:
+        with kernels_in_use(kernels):
             p = player(40, seed=3)
-            p.search(game, Color.WHITE, playouts=40, target_margin=-3.0)
+            analysis = p.search(game, Color.WHITE, playouts=40, target_margin=-3.0,
+                                seconds=600, early_stop=False)
+            assert analysis.interim_simulations == (40 if kernels is _backend.mirror else 0)
             tree = p._trees[0]
             edges = tree.edges_used
             trees.append((tree.used, edges, tree.ti[:, :tree.used].copy(),
                           tree.em[:edges].copy(), tree.ec[:edges].copy(),
                           tree.tf[:, :tree.used].copy(), tree.ef[:edges].copy(),
                           tree.ea[:edges].copy()))
-        finally:
-            _backend.active = compiled
     assert trees[0][:2] == trees[1][:2]
     for exact in (2, 3, 4):
         assert np.array_equal(trees[0][exact], trees[1][exact])
     for close in (5, 6, 7):
         assert np.allclose(trees[0][close], trees[1][close])
+
+
+def _small_pool_tree(kernels, variant, doubling):
+    """The tree of 300 simulations of a 5x5 position on a pool of 40 nodes (320 edges),
+    grown by ``kernels``, with ``expand_doubling`` at ``doubling``."""
+    game = Game(variant, 5)
+    if game.terrain is not None:
+        from gtp_engine.search.forts import auto_forts
+        auto_forts(game, 1)
+    game.play(Color.BLACK, game.legal_moves(Color.BLACK)[7])
+    with kernels_in_use(kernels):
+        p = player(300, seed=4, overrides=(("expand_doubling", doubling),))
+        p.pool_capacity = lambda trees, size: 40
+        analysis = p.search(game, Color.WHITE, playouts=300, seconds=600, early_stop=False)
+    assert analysis.interim_simulations == (300 if kernels is _backend.mirror else 0)
+    tree = p._trees[0]
+    edges = tree.edges_used
+    return analysis, tree, (tree.used, edges, tree.ti[:, :tree.used].copy(),
+                            tree.em[:edges].copy(), tree.ec[:edges].copy(),
+                            tree.tf[:, :tree.used].copy(), tree.ef[:edges].copy(),
+                            tree.ea[:edges].copy())
+
+
+@pytest.mark.parametrize("variant", ["go", "loose", "goncrete", "disto", "terrain"])
+def test_past_half_the_pools_moves_taken_without_a_node_search_alike_everywhere(variant):
+    """Past half of a small pool, nodes below the raised threshold take moves without making
+    their nodes (the result goes to the edge's prior): every simulation still counts at the
+    root, the tree differs from a fixed threshold's, and the mirror grows the same tree as
+    the compiled kernels."""
+    compiled = _backend.compile_now()
+    analysis, tree, grown = _small_pool_tree(compiled, variant, EXPAND_DOUBLING)
+    assert analysis.simulations == 300
+    assert tree.visits(0) >= 300
+    assert 0.5 < tree.fill() <= 1.0
+    _, _, fixed = _small_pool_tree(compiled, variant, 0)
+    assert fixed[:2] != grown[:2] or not np.array_equal(fixed[6], grown[6])
+    _, _, mirrored = _small_pool_tree(_backend.mirror, variant, EXPAND_DOUBLING)
+    assert mirrored[:2] == grown[:2]
+    for exact in (2, 3, 4):
+        assert np.array_equal(mirrored[exact], grown[exact])
+    for close in (5, 6, 7):
+        assert np.allclose(mirrored[close], grown[close])
 
 
 def test_the_amaf_blend_follows_the_game_and_an_override_still_wins():

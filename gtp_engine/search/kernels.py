@@ -199,7 +199,11 @@ P_VALUE_MIX = 56          # share of a simulation's value taken from the value n
 #                           the deepest node of its descent that has one (``_back_up``)
 P_PROB_REJECT_MOUNTAIN = 57   # per mille: a playout's random move refuses a mountain point (worth
 #                               nothing, T5; tactics near the last move may still play one)
-P_COUNT = 58
+P_EXPAND_DOUBLING = 58    # share of the pools, past ``EXPAND_FILL_FROM`` of them in use, over
+#                           which the expansion threshold doubles (``expand_threshold``; 0: fixed)
+P_COUNT = 59
+
+EXPAND_FILL_FROM = 0.5    # the share of the fuller pool in use from which expansions grow rarer
 
 # The value net (``search/value.py``): the input planes of a position, from the side to
 # move's view, one float per (cell, plane) in the padded layout.
@@ -1950,6 +1954,25 @@ def new_node(ti, tf, thdr, move):
 
 
 @jit
+def expand_threshold(ti, em, thdr, params):
+    """Simulations through a leaf before it gets children: ``P_EXPAND_VISITS`` while the
+    fuller pool (nodes or edges) is at most ``EXPAND_FILL_FROM`` in use; beyond, doubled for
+    every ``P_EXPAND_DOUBLING`` more of it in use, so that a long search keeps growing its
+    tree, ever more selectively, where a fixed threshold would fill the pools and stop. Read
+    from the pools' sizes, not the header's capacities: a thread's arena of a shared pool
+    keeps absolute positions in its header, the next free node and edge, as a lone tree's
+    header does."""
+    visits = params[P_EXPAND_VISITS]
+    doubling = params[P_EXPAND_DOUBLING]
+    if doubling <= 0:
+        return visits
+    fill = max(thdr[T_USED] / ti.shape[1], thdr[T_EDGES] / em.shape[0])
+    if fill <= EXPAND_FILL_FROM:
+        return visits
+    return visits * 2.0 ** ((fill - EXPAND_FILL_FROM) / doubling)
+
+
+@jit
 def _placements(st, zob, work, spare, out, sx, color, params):
     """List the placements a node gets as children in the candidate block of ``sx``: the
     legal ones, not one's own single-point eye where the game says so; returns how many."""
@@ -2063,13 +2086,28 @@ def select(ti, tf, ec, ef, ea, node, params):
     return best
 
 
+@jit
+def _bury(ti, tf, ec, ef, thdr, e, move):
+    """Take edge ``e`` out of its node's choices for good: its child is flagged as a repeat
+    (the child made now if the move has none; a full pool: a million losses on its prior)."""
+    child = int(ec[e])
+    if child < 0:
+        child = new_node(ti, tf, thdr, move)
+        if child < 0:
+            ef[e, E_PVISITS] += 1e6
+            return
+        ec[e] = child
+    ti[NI_FLAGS, child] |= FLAG_REPEAT
+
+
 @jit_inline   # one caller: pasted there, one compiled library less (warm-up)
 def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, ea, thdr, root,
              color, root_passes, root_last, root_last2, rng, params, pat3, model, value, hist,
              path, path_keys, seq, own):
     """One simulation from ``root`` (position ``root_st``, ``color`` to move): descend by
     urgency (making the node of a move the first time it is taken; when the pool has no room
-    for it, the simulation plays out from above it), expand a leaf that has been visited often
+    for it, or past half the pools its node has fewer visits than ``expand_threshold``, the
+    move is taken without a node, as a leaf whose result goes to the edge's prior), expand a leaf that has been visited often
     enough, play out, score, back up the
     result (with AMAF) and add the final owners to ``own`` (Black's counts, White's, then the
     number of samples; a simulation ended by two passes in the tree adds none). Returns 1, or
@@ -2090,7 +2128,9 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, 
     ended = False
     final = 3 - color
     to_move = color
-    expand_visits = params[P_EXPAND_VISITS]
+    nodeless = -1   # the edge taken without a node of its own, if any (``expand_threshold``)
+    tree_moves = 0
+    expand_visits = expand_threshold(ti, em, thdr, params)
     value_weight = params[P_VALUE_WEIGHT]
     value_mix = params[P_VALUE_MIX]
     max_depth = min(len(path), len(path_keys)) - 1
@@ -2122,17 +2162,21 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, 
         move = int(em[e])
         child = int(ec[e])
         if child < 0:
-            child = new_node(ti, tf, thdr, move)
+            # past half the pools a node below the threshold makes no new child either; with
+            # a full pool none can: the move is taken without a node, the simulation plays
+            # out from its position, and its result goes to the edge's prior
+            if depth == 0 or tf[NF_VISITS, node] >= expand_visits:
+                child = new_node(ti, tf, thdr, move)
+                ec[e] = child
             if child < 0:
-                break   # a full pool: the tree stops growing, the simulation goes on
-            ec[e] = child
+                nodeless = e
         last2 = last
         if move == PASS:
             passes += 1
             last = 0
         else:
             if play(st, zob, work, spare, move, to_move, out) != LEGAL:
-                ti[NI_FLAGS, child] |= FLAG_REPEAT   # cannot happen: legal at expansion
+                _bury(ti, tf, ec, ef, thdr, e, move)   # cannot happen: legal at expansion
                 _undo_virtual(tf, path, depth, virtual)
                 return 0
             key = position_key(st)
@@ -2141,7 +2185,7 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, 
                 if path_keys[d] == key:
                     repeated = True
             if repeated:
-                ti[NI_FLAGS, child] |= FLAG_REPEAT
+                _bury(ti, tf, ec, ef, thdr, e, move)
                 _undo_virtual(tf, path, depth, virtual)
                 return 0
             path_keys[depth] = key
@@ -2151,6 +2195,12 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, 
             seq[2 * n_seq + 1] = to_move
             n_seq += 1
         final = to_move
+        if nodeless >= 0:
+            # a leaf one move below the path: its move counts as the playout's first (AMAF)
+            tree_moves = n_seq - (0 if move == PASS else 1)
+            to_move = 3 - to_move
+            ended = passes >= 2 or (move != PASS and _annihilates(st, out, 3 - to_move))
+            break
         depth += 1
         path[depth] = child
         if virtual:
@@ -2161,13 +2211,14 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, 
         if passes >= 2 or (move != PASS and _annihilates(st, out, 3 - to_move)):
             ended = True
             break
-    tree_moves = n_seq
+    if nodeless < 0:
+        tree_moves = n_seq
     if not ended:
         n_seq, final = playout(st, zob, work, spare, out, sx, to_move, passes, last, last2,
                                rng, params, pat3, seq, n_seq)
     win, margin = black_result(st, work, owner, params, final)
     _back_up(ti, tf, em, ef, ea, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win,
-             margin, params, virtual)
+             margin, params, virtual, nodeless)
     if passes >= 2:
         # the tree's two passes scored the board as it stands, dead stones on it: no sample
         # of who owns what once the game is played out
@@ -2193,13 +2244,15 @@ def _undo_virtual(tf, path, depth, virtual):
 
 @jit
 def _back_up(ti, tf, em, ef, ea, thdr, sx, path, depth, color, seq, tree_moves, n_seq, win,
-             margin, params, virtual):
+             margin, params, virtual, nodeless=-1):
     """Add the result to every node of the path, and the AMAF result to the edges of each
     node whose move its player made later in the simulation (the first time the point was
     played from that node on). Black's value is ``score_value`` of the result and margin,
     blended by ``P_VALUE_MIX`` with the value net's estimate of Black's win (``NF_NET``) at the
     deepest node of the path below the root that has one (none: the result alone).
-    ``virtual``: the nodes below the root have their visit already (``simulate``)."""
+    ``virtual``: the nodes below the root have their visit already (``simulate``).
+    ``nodeless``: an edge of the path's last node that the simulation took without a node
+    (``simulate``): the result counts as one more simulation of its prior."""
     a = (len(sx) - S_MARK - READ_BLOCK - MAX_FEATURES) // 5
     amaf_sid = S_MARK + 3 * a
     amaf_color = S_MARK + 4 * a
@@ -2242,6 +2295,9 @@ def _back_up(ti, tf, em, ef, ea, thdr, sx, path, depth, color, seq, tree_moves, 
                 if m != PASS and sx[amaf_sid + m] == sid and sx[amaf_color + m] == player:
                     ef[e, E_AVISITS] += 1.0
                     ea[e] += child_value
+            if d == depth and nodeless >= 0:
+                ef[nodeless, E_PVISITS] += 1.0
+                ef[nodeless, E_PWINS] += child_value
     thdr[T_SIMS] += 1
 
 

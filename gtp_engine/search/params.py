@@ -13,6 +13,8 @@ from . import _backend
 K = _backend.mirror   # the P_* indices (identical in both implementations)
 
 EXPAND_VISITS = 8           #: simulations through a leaf before it gets children
+EXPAND_DOUBLING = 0.05      #: past half of the tree's memory in use, the threshold doubles for
+#                              every this much more in use (0: fixed; kernels.expand_threshold)
 RAVE_EQUIV = 3500           #: visits at which the real win rate and AMAF weigh the same
 UCB_C = 0.0                 #: exploration term (0: priors and RAVE explore enough; 0.1 lost 0-7,
 #                              0.03 H0 at 30-41 in 71 games: RESEARCH.md)
@@ -121,7 +123,7 @@ GAME_SETTINGS = {
 }
 
 #: the names ``make_params`` (and ``--search-param``) accept as overrides
-TUNABLES = ("expand_visits", "rave_equiv", "ucb_c", "prior_even", "prior_capture_one",
+TUNABLES = ("expand_visits", "expand_doubling", "rave_equiv", "ucb_c", "prior_even", "prior_capture_one",
             "prior_capture_many", "prior_annihilate", "prior_escape", "prior_pattern",
             "prior_ladder_run", "prior_ladder_capture", "prior_self_atari", "prior_self_meal",
             "prior_starve", "prior_eye", "prior_near1", "prior_near2", "prior_near3",
@@ -148,6 +150,7 @@ _PER_MILLE = (0, 1000, True)
 #: each tunable's allowed values: (lowest, highest, whole numbers only); ``check_tunable``
 RANGES = {
     "expand_visits": (1, 1e9, True),         # 1e9: the root's children only (flat Monte Carlo)
+    "expand_doubling": (0, 1, False),        # a share of the pools; 0: a fixed threshold
     "rave_equiv": (1, 1e9, False),           # the AMAF blend divides by it
     "ucb_c": (0, 100, False),
     **{name: _PRIOR for name in TUNABLES if name.startswith("prior_")},
@@ -216,6 +219,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, target_margin: 
         "skip_eyes": int(game.rules.playout_eyes),
         "max_moves": 3 * size * size,
         "expand_visits": EXPAND_VISITS,
+        "expand_doubling": EXPAND_DOUBLING,
         "rave_equiv": RAVE_EQUIV,
         "ucb_c": UCB_C,
         "prior_even": PRIOR_EVEN,
