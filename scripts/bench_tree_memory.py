@@ -92,8 +92,9 @@ def main(argv=None) -> int:
         got = shares(analysis)
         print(f"{args.max_memory} MB, expand_doubling {doubling:g}: fill after each search "
               + " ".join(f"{f:.2f}" for f in fills), flush=True)
-        print(f"  full ({FULL:.0%}) after {full if full else 'never, within'} "
-              f"{'' if full else args.step * args.steps} simulations; best "
+        filled = (f"full ({FULL:.0%}) after {full} simulations" if full else
+                  f"not full ({FULL:.0%}) within {args.step * args.steps} simulations")
+        print(f"  {filled}; best "
               f"{format_vertex(analysis.best.move)} {analysis.best.visits} visits; "
               f"reference best's share {got.get(ref_best, 0.0):.3f} (reference "
               f"{ref[ref_best]:.3f}); visits' distance to the reference {distance(got, ref):.3f}; "
