@@ -11,7 +11,8 @@ class Disto(Rules):
     gogui_id = "Disto"
     default_komi = 6.5
     #: the search's fair komi, checked by self-play on 7x7 and 9x9 (on 9x9 also against 1.5
-    #: in 524 games: docs/RESEARCH.md "Komi")
+    #: and 2 in 924 games: docs/RESEARCH.md "Komi"; 2 came out fairest, but a default never
+    #: lets a game draw)
     calibrated_komi = {7: 2.5, 9: 2.5, 13: 2.5, 19: 2.5}
     capture = board.CAPTURE_MEALS
     reads_ladders = False
