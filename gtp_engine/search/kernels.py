@@ -2107,12 +2107,12 @@ def simulate(root_st, st, zob, work, spare, out, owner, sx, ti, tf, em, ec, ef, 
     """One simulation from ``root`` (position ``root_st``, ``color`` to move): descend by
     urgency (making the node of a move the first time it is taken; when the pool has no room
     for it, or past half the pools its node has fewer visits than ``expand_threshold``, the
-    move is taken without a node, as a leaf whose result goes to the edge's prior), expand a leaf that has been visited often
-    enough, play out, score, back up the
-    result (with AMAF) and add the final owners to ``own`` (Black's counts, White's, then the
-    number of samples; a simulation ended by two passes in the tree adds none). Returns 1, or
-    0 when the descent met a repeated position (the move is flagged and the simulation counts
-    for nothing). With ``P_SHARED_TREE`` each node below the root gets its visit on the way
+    move is taken without a node, as a leaf whose result goes to the edge's prior), expand a
+    leaf that has been visited often enough, play out, score, back up the result (with AMAF)
+    and add the final owners to ``own`` (Black's counts, White's, then the number of samples;
+    a simulation ended by two passes in the tree adds none). Returns 1, or 0 when the descent
+    met a repeated position (the move is flagged, ``_bury``, and the simulation counts for
+    nothing). With ``P_SHARED_TREE`` each node below the root gets its visit on the way
     down (a virtual loss until the result arrives), so that threads sharing the tree spread
     out instead of all descending the same line."""
     copy_state(st, root_st)
