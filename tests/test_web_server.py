@@ -279,6 +279,7 @@ def test_a_terrain_map_gets_its_fair_komi_once_the_forts_are_placed(client):
     assert state["komi"] == 100
     thinking = client.until("thinking", lambda m: "fair komi" in (m.get("note") or ""))
     assert thinking["color"] == "b"                       # after the forts, before the first stone
+    assert thinking["komi"] is True                       # the page says so without reading words
     state = client.until("state", lambda m: m["fort_turn"] is None and m["komi"] != 100)
     assert len(state["marks"]["forts"]) == 4 and not state["moves"]
     komi = state["komi"]
@@ -363,6 +364,7 @@ class ScriptedEngineGame:
     ``on_turn_asked(n)`` runs (in the worker thread) when the n-th turn is asked."""
 
     compile_note = thinking_note = None
+    estimating_komi = False
 
     def __init__(self, moves=6, on_turn_asked=None):
         self.moves, self.played = moves, []

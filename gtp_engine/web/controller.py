@@ -715,10 +715,16 @@ class GameController:
         self.setup = replace(self.setup, komi=self._engine_komi(komi))
 
     @property
+    def estimating_komi(self) -> bool:
+        """The engine's work now is the map's fair komi, before anyone's move (as
+        ``engine_color`` found it: no engine command here)."""
+        return bool(self._komi_next)
+
+    @property
     def thinking_note(self) -> str:
         """What the engine is busy with besides its move, for the page: its first compile, or
         the map's fair komi."""
-        if self._komi_next:   # as engine_color found it: no engine command here
+        if self.estimating_komi:
             return "estimating this map's fair komi" + (f"; {self.compile_note}" if self.compile_note else "")
         return self.compile_note
 

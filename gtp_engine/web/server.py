@@ -406,7 +406,7 @@ class BoardServer:
                     if color is None or self.paused:   # Pause may come while that was asked
                         break
                     await self.broadcast({"type": "thinking", "color": color,
-                                          "note": c.thinking_note})
+                                          "note": c.thinking_note, "komi": c.estimating_komi})
                     self.thinking = True
                     watcher = asyncio.create_task(self._relay_note(color))
                     try:
@@ -436,7 +436,8 @@ class BoardServer:
             note = self.controller.thinking_note   # the compile's, after the task's own words
             if note != shown:
                 shown = note
-                await self.broadcast({"type": "thinking", "color": color, "note": note})
+                await self.broadcast({"type": "thinking", "color": color, "note": note,
+                                      "komi": self.controller.estimating_komi})
 
     async def _start_analysis(self) -> None:
         if not self.analysis_on or (self._analysis_task and not self._analysis_task.done()):

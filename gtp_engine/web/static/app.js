@@ -92,17 +92,16 @@ function receive(message) {
   switch (message.type) {
     case "state": showState(message); break;
     case "error": showMessage(message.message); break;
-    case "thinking": showThinking(message.color, message.note); break;
+    case "thinking": showThinking(message.color, message.note, message.komi); break;
     case "analysis": showAnalysis(message); break;
     case "sgf": download(message.text); break;
   }
 }
 
-function showThinking(color, note) {
+function showThinking(color, note, komi) {
   const box = $("thinking");
   box.hidden = !color;
-  // the map's fair komi is the engine's work before anyone's move (the note says so first)
-  const komi = note && note.startsWith("estimating this map's fair komi");
+  // komi: the engine's work is the map's fair komi, before anyone's move (the note says so)
   box.textContent = !color ? "" : komi ? `The engine is ${note}…`
     : `${WORD[color]} (engine) is thinking…${note ? ` (${note})` : ""}`;
   document.body.dataset.thinking = color || "";
