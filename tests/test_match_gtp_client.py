@@ -159,3 +159,21 @@ def test_our_engine_streams_analysis_and_the_next_command_stops_it():
         assert engine.send("gogui-rules_side_to_move") == "white"
     finally:
         engine.kill()
+
+
+def test_killing_an_engine_that_is_still_writing_leaves_the_reader_thread_quiet(monkeypatch):
+    """``kill`` closes the pipes while the reader thread may be between two lines of a busy
+    engine: the reader must end as at the end of the output, not die of the closed pipe."""
+    failures = []
+    monkeypatch.setattr("threading.excepthook", lambda args: failures.append(args.exc_value))
+    chatty = "import sys\nwhile True:\n    sys.stdout.write('x' * 100 + '\\n')\n"
+    for _ in range(5):
+        engine = GtpEngine([sys.executable, "-c", chatty], "E")
+        while engine._lines.qsize() < 1000:
+            pass
+        engine.kill()
+        engine._reader.join(10)
+        assert not engine._reader.is_alive()
+        drained = [engine._lines.get() for _ in range(engine._lines.qsize())]
+        assert drained[-1] is None          # the end of the output, as readers expect it
+    assert failures == []

@@ -111,9 +111,13 @@ class GtpEngine:
 
     # ----------------------------------------------------------------- process
     def _read_output(self) -> None:
+        """Put each line the engine writes on the queue, then None at the end of its output."""
         stream = self.process.stdout
-        for raw in iter(stream.readline, b""):
-            self._lines.put(raw.decode("utf-8", "replace"))
+        try:
+            for raw in iter(stream.readline, b""):
+                self._lines.put(raw.decode("utf-8", "replace"))
+        except (ValueError, OSError):
+            pass   # ``kill`` closed the pipe between two lines: the output has ended all the same
         self._lines.put(None)
 
     @property
