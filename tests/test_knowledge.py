@@ -224,6 +224,18 @@ def test_examples_from_games_hold_every_placement_played_among_its_candidates():
     assert result.model.pat3 and 0 < result.train_accuracy <= 1
 
 
+def test_examples_come_from_a_record_that_repeats_a_position_as_its_rules_allow():
+    """A Japanese record with a long cycle loads as played (sgf/reader.py); its replay for
+    the examples plays the repeating move too, instead of refusing it for superko."""
+    from sgf import SgfRecord
+    from test_sgf_real_world import CYCLE, cycle_file
+    game = SgfRecord.from_bytes(cycle_file()).game
+    examples = training.examples_from_games([game], compiled=False)
+    assert len(game.moves) == len(CYCLE)                      # replayed to the end
+    placements = sum(1 for m in game.moves if m.point is not None)
+    assert 0.9 * placements < examples.positions <= placements   # own-eye fills are no example
+
+
 def test_examples_of_one_colour_are_that_colours_placements_and_a_model_measures_as_fitted(
         tmp_path):
     """``examples_from_games(colors=...)`` keeps exactly one side's placements, each as the

@@ -94,7 +94,9 @@ def examples_from_games(games: Iterable, compiled: bool = True,
                 if len(where):   # else an own eye filled (never a child in the tree)
                     examples.add(counts[:n].copy(), features[:n].copy(), codes[:n].copy(),
                                  int(where[0]))
-            game.play(Color(record.color), record.point)
+            # replayed as recorded: a record loaded from SGF may repeat a position where its
+            # rules have no positional superko (Japanese rules, sgf/reader.py)
+            game.play(Color(record.color), record.point, superko=False)
             last2, last = last, played
     return examples
 
