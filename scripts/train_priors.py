@@ -60,31 +60,42 @@ def play(args) -> int:
     return subprocess.call(command, env=env)
 
 
-def load_games(folders, variant, player=None):
+def sgf_paths(folders, sample=None, seed=1):
+    """The SGF files under ``folders`` (``.sgf`` in any case: collections name them ``.SGF``
+    too), sorted; with ``sample``, that many of them drawn at random by ``seed``."""
+    paths = sorted({path for folder in folders
+                    for path in glob.glob(os.path.join(folder, "**", "*"), recursive=True)
+                    if path.lower().endswith(".sgf") and os.path.isfile(path)})
+    if sample is not None and sample < len(paths):
+        paths = sorted(random.Random(seed).sample(paths, sample))
+    return paths
+
+
+def load_games(folders, variant, player=None, sample=None, seed=1):
     """``(path, game, colour)`` for every game of ``variant`` in the SGF files under
-    ``folders``: colour None (both sides' moves count), or with ``player`` the colour whose
-    ``PB``/``PW`` holds that text (say ``Pachi``: its moves only; a game where neither side
-    does is left out, one where both do counts both sides' moves)."""
+    ``folders`` (with ``sample``, in that many files drawn at random by ``seed``): colour None
+    (both sides' moves count), or with ``player`` the colour whose ``PB``/``PW`` holds that
+    text (say ``Pachi``: its moves only; a game where neither side does is left out, one where
+    both do counts both sides' moves)."""
     games = []
-    for folder in folders:
-        for path in sorted(glob.glob(os.path.join(folder, "**", "*.sgf"), recursive=True)):
-            try:
-                record = sgf.SgfRecord.from_bytes(sgf.read_file(path))
-            except Exception as error:   # a broken record is skipped, not fatal
-                print(f"skipped {path}: {error}", file=sys.stderr)
+    for path in sgf_paths(folders, sample, seed):
+        try:
+            record = sgf.SgfRecord.from_bytes(sgf.read_file(path))
+        except Exception as error:   # a broken record is skipped, not fatal
+            print(f"skipped {path}: {error}", file=sys.stderr)
+            continue
+        game = record.game
+        if game.rules.name != variant or not game.moves:
+            continue
+        colour = None
+        if player is not None:
+            names = [(Color.BLACK, record.root_property("PB") or ""),
+                     (Color.WHITE, record.root_property("PW") or "")]
+            found = [c for c, name in names if player.lower() in name.lower()]
+            if not found:
                 continue
-            game = record.game
-            if game.rules.name != variant or not game.moves:
-                continue
-            colour = None
-            if player is not None:
-                names = [(Color.BLACK, record.root_property("PB") or ""),
-                         (Color.WHITE, record.root_property("PW") or "")]
-                found = [c for c, name in names if player.lower() in name.lower()]
-                if not found:
-                    continue
-                colour = found[0] if len(found) == 1 else None   # both: a game against itself
-            games.append((path, game, colour))
+            colour = found[0] if len(found) == 1 else None   # both: a game against itself
+        games.append((path, game, colour))
     return games
 
 
@@ -99,7 +110,7 @@ def _examples(items):
 
 
 def fit(args) -> int:
-    games = load_games(args.folders, args.variant, args.player)
+    games = load_games(args.folders, args.variant, args.player, args.sample, args.seed)
     if len(games) < 2:
         print(f"need at least 2 games of {args.variant}, found {len(games)}", file=sys.stderr)
         return 2
@@ -174,7 +185,11 @@ def main(argv=None) -> int:
     f.add_argument("--min-count", type=int, default=10)
     f.add_argument("--l2", type=float, default=1e-3)
     f.add_argument("--iterations", type=int, default=300)
-    f.add_argument("--seed", type=int, default=1)
+    f.add_argument("--seed", type=int, default=1,
+                   help="draws the held-out tenth and the --sample")
+    f.add_argument("--sample", type=int, metavar="N",
+                   help="learn from N SGF files of the folders drawn at random (those of other "
+                        "games or unreadable are then skipped); default: every file")
     f.add_argument("--held-out-from", nargs="+", metavar="FOLDER",
                    help="hold out one game in ten of the games under these folders only "
                         "(default: of all games); they must be among the folders")

@@ -378,6 +378,43 @@ def test_train_priors_holds_out_only_games_of_the_named_folder(tmp_path, capsys)
     assert code == 2
 
 
+def test_train_priors_reads_sgf_files_in_any_case_and_learns_from_a_sample(tmp_path, capsys):
+    """Collections of records name their files ``.SGF`` as often as ``.sgf``: ``fit`` reads
+    both, in subfolders too, and nothing else; ``--sample N`` learns from N files drawn by
+    ``--seed``, the same N for the same seed."""
+    import random
+    import sys
+    from pathlib import Path
+    import sgf
+    from gtp_engine.game import Game
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    import train_priors
+    (tmp_path / "deeper").mkdir()
+    names = ["a.SGF", "b.sgf", "c.Sgf", "deeper/d.SGF", "deeper/e.sgf"]
+    for seed, name in enumerate(names):
+        game, rng = Game("go", 7), random.Random(seed)
+        for _ in range(16):
+            moves = game.legal_moves(game.to_move, skip_own_eyes=True)
+            game.play(game.to_move, rng.choice(moves) if moves else None)
+        (tmp_path / name).write_bytes(sgf.game_to_sgf(game))
+    (tmp_path / "notes.txt").write_text("(;GM[1]SZ[7];B[aa])")
+    (tmp_path / "folder.sgf").mkdir()               # a folder so named is not a record
+    found = train_priors.sgf_paths([str(tmp_path)])
+    assert [Path(path).relative_to(tmp_path).as_posix() for path in found] == sorted(names)
+    drawn = train_priors.sgf_paths([str(tmp_path)], sample=3, seed=7)
+    assert len(drawn) == 3 and set(drawn) <= set(found)
+    assert drawn == train_priors.sgf_paths([str(tmp_path)], sample=3, seed=7)
+    assert {tuple(train_priors.sgf_paths([str(tmp_path)], sample=3, seed=seed))
+            for seed in range(20)} != {tuple(drawn)}
+    assert train_priors.sgf_paths([str(tmp_path)], sample=9) == found
+    assert train_priors.main(["fit", str(tmp_path), "--variant", "go", "--sample", "3",
+                              "--seed", "7", "--min-count", "2", "--iterations", "5"]) == 0
+    assert capsys.readouterr().err.startswith("3 games: ")
+    assert train_priors.main(["fit", str(tmp_path), "--variant", "go", "--min-count", "2",
+                              "--iterations", "5"]) == 0
+    assert capsys.readouterr().err.startswith("5 games: ")
+
+
 def test_train_priors_learns_and_scores_one_players_moves(tmp_path, capsys):
     """``fit --player`` learns only the moves of the side whose PB/PW names that player (in
     either colour; both sides where both name it), ``score`` measures model files on them; a
