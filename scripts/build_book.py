@@ -16,12 +16,24 @@ this time are kept from the file as it was.
 The shipped book: ``python scripts/build_book.py --games go,loose --jobs 1`` (Go 501 s, Loose
 546 s of one core's CPU; Goncrete and Disto were built too but are not shipped: see
 docs/RESEARCH.md, "Opening book", for what each chose and how the books played).
+
+``--from-games FOLDER...`` builds a table from records of strong games instead of searches:
+each position of the first ``--plies`` placements that at least ``--min-games`` records reach
+from the empty board (no handicap or set-up stones, no pass; the 8 symmetric forms counted as
+one), with the move most of them played next (moves leading to the same position up to
+symmetry counted as one). The records may have any komi; the table is the one of ``--komi``
+(else the game's default). 19x19 Go's table: ``python scripts/build_book.py --games go --size
+19 --from-games <computer-go-dataset>/AI --plies 8 --min-games 30`` (the collection of
+``scripts/train_priors.py``'s ``go-19.npz``; a minute).
 """
 
 import argparse
+import glob
 import json
+import os
 import sys
 import time
+from collections import Counter
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -31,6 +43,7 @@ from gtp_engine.coords import Color, format_vertex, parse_vertex  # noqa: E402
 from gtp_engine.files import write_atomically  # noqa: E402
 from gtp_engine.game import Game  # noqa: E402
 from gtp_engine.search import book  # noqa: E402
+import sgf  # noqa: E402
 
 
 def search_position(task):
@@ -113,6 +126,48 @@ def build(games, size, komi, simulations, seeds, jobs, seed):
     return tables
 
 
+def from_games(folders, rules, size, komi, plies, min_games):
+    """{table name: {key: entry}}: the positions of the first ``plies`` placements that at
+    least ``min_games`` records of ``rules`` on ``size`` under ``folders`` reach from the empty
+    board, each with the move most of them played next; an entry says how many records reached
+    the position (``games``) and what share of them played its move (``share``)."""
+    reached = {}    # position key -> Counter of the next position's key
+    example = {}    # (position key, next position key) -> the move in the position's frame
+    records = 0
+    for path in sorted(p for folder in folders
+                       for p in glob.glob(os.path.join(folder, "**", "*"), recursive=True)
+                       if p.lower().endswith(".sgf") and os.path.isfile(p)):
+        try:
+            game = sgf.SgfRecord.from_bytes(sgf.read_file(path)).game
+        except Exception as error:   # a broken record is skipped, not fatal
+            print(f"skipped {path}: {error}", file=sys.stderr)
+            continue
+        if game.rules.name != rules or game.size != size or game.setup or game.forts:
+            continue
+        records += 1
+        black, white = [], []
+        for number, record in enumerate(game.moves[:plies]):
+            colour = Color.BLACK if number % 2 == 0 else Color.WHITE
+            if record.is_pass or record.color != colour:
+                break
+            key, symmetry = book.canonical_key(black, white, size)
+            (black if colour == Color.BLACK else white).append(record.point)
+            after, _ = book.canonical_key(black, white, size)
+            reached.setdefault(key, Counter())[after] += 1
+            example.setdefault((key, after), book.transform(symmetry, record.point, size))
+    table = {}
+    for key, nexts in reached.items():
+        games = sum(nexts.values())
+        if games < min_games:
+            continue
+        after, count = min(nexts.items(), key=lambda item: (-item[1], item[0]))
+        table[key] = {"move": format_vertex(example[key, after]),
+                      "share": round(count / games, 4), "games": games}
+    print(f"{rules} {size}: {records} records, {len(table)} positions reached by at least "
+          f"{min_games}", file=sys.stderr)
+    return {book.table_name(rules, size, komi): table}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="go,loose,goncrete,disto")
@@ -123,16 +178,30 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=book.BOOK_FILE)
+    parser.add_argument("--from-games", nargs="+", metavar="FOLDER",
+                        help="build from the SGF records under these folders, not by search")
+    parser.add_argument("--plies", type=int, default=8, help="with --from-games: placements "
+                                                            "from the empty board to follow")
+    parser.add_argument("--min-games", type=int, default=30,
+                        help="with --from-games: records that must reach a position")
     args = parser.parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     if "terrain" in games:
         parser.error("Terrain Go has a new map every game: no book")
     started = time.time()
-    tables = build(games, args.size, args.komi, args.simulations, args.seeds, args.jobs,
-                   args.seed)
+    if args.from_games:
+        tables = {}
+        for rules in games:
+            komi = Game(rules, args.size).komi if args.komi is None else args.komi
+            tables.update(from_games(args.from_games, rules, args.size, komi, args.plies,
+                                     args.min_games))
+    else:
+        tables = build(games, args.size, args.komi, args.simulations, args.seeds, args.jobs,
+                       args.seed)
     old = book.Book.load(args.out).tables if args.out.exists() else {}
     old.update(tables)
-    data = {"about": "opening book: the moves of deep searches (scripts/build_book.py)",
+    data = {"about": "opening book: the moves of deep searches, or of strong games' records "
+                     "(scripts/build_book.py)",
             "entries": {name: dict(sorted(old[name].items())) for name in sorted(old)}}
     write_atomically(args.out, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
     print(f"{sum(len(t) for t in tables.values())} positions in {time.time() - started:.0f} s "

@@ -172,3 +172,56 @@ def test_genmove_plays_the_book_move_unsearched_and_no_book_searches():
     assert gtp(engine, "genmove b") == format_vertex(expected)
     assert parse_options(["--no-book"]).engine_settings().search_settings().book is False
     assert parse_options([]).engine_settings().search_settings().book is True
+
+
+def test_a_table_from_records_counts_symmetric_moves_as_one_and_answers_in_any_frame(tmp_path):
+    """``build_book.py --from-games``: each position of the first plies that enough records
+    reach, with the move most of them played next, moves to the same position up to symmetry
+    counted together; records with set-up stones, of another game or size, broken ones and
+    positions past a pass are left out."""
+    import sys
+    from pathlib import Path
+    import sgf
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    import build_book
+
+    def record(name, vertices, rules="go", size=9, setup=()):
+        game = Game(rules, size, komi=7.5 if rules == "go" else 6)
+        for vertex in setup:
+            game.add_setup(Color.BLACK, _v(vertex, size))
+        for vertex in vertices:
+            game.play(game.to_move, None if vertex == "pass" else _v(vertex, size))
+        (tmp_path / name).write_bytes(sgf.game_to_sgf(game))
+
+    for i, line in enumerate([("E5", "C3", "D7"), ("E5", "G7", "F3"), ("E5", "C7", "C5"),
+                              ("E5", "G3", "pass", "D4"), ("D4", "F6")]):
+        record(f"g{i}.SGF", line)
+    record("handicap.sgf", ("E5", "C3"), setup=("C7", "G3"))
+    record("loose.sgf", ("D4", "C3"), rules="loose")
+    record("seven.sgf", ("D4", "C3"), size=7)
+    (tmp_path / "broken.sgf").write_text("(;GM[1]SZ[9];B[zz")
+    tables = build_book.from_games([str(tmp_path)], "go", 9, 7.5, plies=4, min_games=2)
+    table = tables["go 9 7.5"]
+    assert table["/"] == {"move": "E5", "share": 0.8, "games": 5}
+    # White's answer: C3, G7, C7, G3 are one move after the centre
+    assert book.canonical_key([_v("E5")], [], 9)[0] in table
+    answer = table[book.canonical_key([_v("E5")], [], 9)[0]]
+    assert answer["share"] == 1.0 and answer["games"] == 4
+    assert parse_vertex(answer["move"], 9) in {_v(v) for v in ("C3", "G7", "C7", "G3")}
+    # Black's second move: four records reach E5/C3 up to symmetry; D7 after C3 and F3 after
+    # G7 are one move (the half turn), C5 after C7 another; the pass ends its record's count
+    key = book.canonical_key([_v("E5")], [_v("C3")], 9)[0]
+    assert table[key]["games"] == 3 and table[key]["share"] == pytest.approx(2 / 3, abs=1e-4)
+    game = Game("go", 9, komi=7.5)
+    game.play(Color.BLACK, _v("E5"))
+    game.play(Color.WHITE, _v("C3"))
+    # (the position is its own mirror in the diagonal through C3: G4 is D7's twin)
+    assert book.Book(tables).move(game, Color.BLACK) in {_v("D7"), _v("G4")}
+    assert len(table) == 3   # the D4 line and every position past it: one record each
+    # looked up in a frame of its own: the rotated position gets the rotated move
+    game = Game("go", 9, komi=7.5)
+    game.play(Color.BLACK, _v("E5"))
+    game.play(Color.WHITE, _v("G7"))
+    move = book.Book(tables).move(game, Color.BLACK)
+    assert move is not None
+    assert move in {_v("F3"), _v("C6")}
