@@ -22,9 +22,10 @@ each position of the first ``--plies`` placements that at least ``--min-games`` 
 from the empty board (no handicap or set-up stones, no pass; the 8 symmetric forms counted as
 one), with the move most of them played next (moves leading to the same position up to
 symmetry counted as one). The records may have any komi; the table is the one of ``--komi``
-(else the game's default). 19x19 Go's table: ``python scripts/build_book.py --games go --size
-19 --from-games <computer-go-dataset>/AI --plies 8 --min-games 30`` (the collection of
-``scripts/train_priors.py``'s ``go-19.npz``; a minute).
+(else the game's default). A table of 19x19 Go was built so, ``python scripts/build_book.py
+--games go --size 19 --from-games <computer-go-dataset>/AI --plies 8 --min-games 30`` (the
+collection named in ``scripts/train_priors.py``; 181 positions, a minute), and not shipped: it
+lost 8-11 to the engine without it (docs/RESEARCH.md, fifty-fourth session).
 """
 
 import argparse
