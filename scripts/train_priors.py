@@ -24,15 +24,21 @@ speak. ``fit`` prints how often the model's first choice is the move played, on 
 games it learned from and on the held-out ones, and writes the same figures into the file
 (``Model.info``). Any folder of SGF files of a game (for Go, GNU Go's games too) can be given
 to ``fit``; ``--sizes`` names the boards the engine uses the model on (``go.npz``: 9, 13 and
-19, measured on 9 and 19, where 9x9 now reads ``go-9.npz``). Loose's file was refitted on 250
-self-play games of 10,000 simulations a move (11,290 positions; ``play --variant loose --games
-400 --playouts 10000 --seed 5401 --out runs/sp-loose-10k``, stopped at 250 games, about 70
-minutes of one core; then ``fit --variant loose runs/sp-loose-10k --min-count 5 --l2 1e-4
---iterations 1000``, half a minute): +100 Elo over the file it replaced (docs/RESEARCH.md,
-fifty-fourth session). ``--player TEXT`` learns only the moves of the side whose ``PB``/``PW``
-holds that text, in whichever colour (both sides where both do, a game against itself;
-``vargo-match`` names its engines there: ``--player Pachi`` for Pachi's moves in our matches
-against it).
+19, measured on 9 and 19, where 9x9 now reads ``go-9.npz`` and 19x19 ``go-19.npz``). Loose's
+file was refitted on 250 self-play games of 10,000 simulations a move (11,290 positions; ``play
+--variant loose --games 400 --playouts 10000 --seed 5401 --out runs/sp-loose-10k``, stopped at
+250 games, about 70 minutes of one core; then ``fit --variant loose runs/sp-loose-10k
+--min-count 5 --l2 1e-4 --iterations 1000``, half a minute): +100 Elo over the file it replaced
+(docs/RESEARCH.md, fifty-fourth session); Goncrete's the same way on 100 games (4,806
+positions; ``--seed 5403``, about 40 minutes): +120. ``go-19.npz`` learned from 400 records of
+strong programs' 19x19 games (the ``AI`` folder of the public collection
+github.com/yenw/computer-go-dataset, 7,259 files: the server accounts of FineArt, DeepZenGo,
+Golaxy and others, AI tournaments, AlphaGo's published games) drawn by ``--sample``: ``fit
+--variant go <that folder>/AI --sample 400 --seed 54 --min-count 5 --l2 1e-4 --iterations 1000
+--sizes 19 --out gtp_engine/search/knowledge/go-19.npz``, 58,103 positions, 14 minutes and
+about 5 GB. ``--player TEXT`` learns only the moves of the side whose ``PB``/``PW`` holds that
+text, in whichever colour (both sides where both do, a game against itself; ``vargo-match``
+names its engines there: ``--player Pachi`` for Pachi's moves in our matches against it).
 
     # 3. how well model files predict the moves of other games (here Pachi's in a match)
     python scripts/train_priors.py score gtp_engine/search/knowledge/go-9.npz new.npz \
