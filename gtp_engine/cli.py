@@ -29,7 +29,8 @@ RULES_BOOK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "RULES.md"
 _VERTEX = re.compile(r"[A-HJ-Za-hj-z][0-9]{1,2}")
 
 
-def _positive_int(text: str) -> int:
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (the scripts' counts use it too)."""
     if not re.fullmatch(r"[0-9]{1,9}", text) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer, not {quote(text)}")
     return int(text)
@@ -37,7 +38,7 @@ def _positive_int(text: str) -> int:
 
 def _threads(text: str) -> int:
     from .search import MAX_THREADS
-    count = _positive_int(text)
+    count = positive_int(text)
     if count > MAX_THREADS:
         raise argparse.ArgumentTypeError(f"must be from 1 to {MAX_THREADS}, not {quote(text)}")
     return count
@@ -130,13 +131,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--size", type=_size, metavar="N", help="board size (default 19)")
     parser.add_argument("--komi", type=_finite, metavar="K",
                         help="komi (default: the game's, RULES.md C7; must fit C6)")
-    parser.add_argument("--playouts", type=_positive_int, metavar="N",
+    parser.add_argument("--playouts", type=positive_int, metavar="N",
                         help="simulations per move, fixed (default: 5000 when --time is not "
                         "given either); a move ends sooner once the rest could not change "
                         "the most visited move")
     parser.add_argument("--time", type=_positive_float, metavar="SECONDS",
                         help="seconds per move when the controller sets no time control")
-    parser.add_argument("--max-memory", type=_positive_int, default=1024, metavar="MB",
+    parser.add_argument("--max-memory", type=positive_int, default=1024, metavar="MB",
                         help="memory for the search trees, never exceeded (default 1024)")
     parser.add_argument("--seed", type=_seed, default=0, metavar="S",
                         help="seed of every random choice of the engine: moves, forts (default 0)")

@@ -29,9 +29,7 @@ lost 8-11 to the engine without it (docs/RESEARCH.md, fifty-fourth session).
 """
 
 import argparse
-import glob
 import json
-import os
 import sys
 import time
 from collections import Counter
@@ -40,6 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from gtp_engine.cli import positive_int  # noqa: E402
 from gtp_engine.coords import Color, format_vertex, parse_vertex  # noqa: E402
 from gtp_engine.files import write_atomically  # noqa: E402
 from gtp_engine.game import Game  # noqa: E402
@@ -135,9 +134,7 @@ def from_games(folders, rules, size, komi, plies, min_games):
     reached = {}    # position key -> Counter of the next position's key
     example = {}    # (position key, next position key) -> the move in the position's frame
     records = 0
-    for path in sorted(p for folder in folders
-                       for p in glob.glob(os.path.join(folder, "**", "*"), recursive=True)
-                       if p.lower().endswith(".sgf") and os.path.isfile(p)):
+    for path in sgf.find_files(folders):
         try:
             game = sgf.SgfRecord.from_bytes(sgf.read_file(path)).game
         except Exception as error:   # a broken record is skipped, not fatal
@@ -181,9 +178,9 @@ def main(argv=None):
     parser.add_argument("--out", type=Path, default=book.BOOK_FILE)
     parser.add_argument("--from-games", nargs="+", metavar="FOLDER",
                         help="build from the SGF records under these folders, not by search")
-    parser.add_argument("--plies", type=int, default=8, help="with --from-games: placements "
-                                                            "from the empty board to follow")
-    parser.add_argument("--min-games", type=int, default=30,
+    parser.add_argument("--plies", type=positive_int, default=8,
+                        help="with --from-games: placements from the empty board to follow")
+    parser.add_argument("--min-games", type=positive_int, default=30,
                         help="with --from-games: records that must reach a position")
     args = parser.parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]

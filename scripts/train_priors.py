@@ -46,7 +46,6 @@ names its engines there: ``--player Pachi`` for Pachi's moves in our matches aga
 """
 
 import argparse
-import glob
 import os
 import random
 import subprocess
@@ -57,6 +56,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import sgf  # noqa: E402
+from gtp_engine.cli import positive_int  # noqa: E402
 from gtp_engine.coords import Color  # noqa: E402
 from gtp_engine.search import knowledge, training  # noqa: E402
 
@@ -72,11 +72,9 @@ def play(args) -> int:
 
 
 def sgf_paths(folders, sample=None, seed=1):
-    """The SGF files under ``folders`` (``.sgf`` in any case: collections name them ``.SGF``
-    too), sorted; with ``sample``, that many of them drawn at random by ``seed``."""
-    paths = sorted({path for folder in folders
-                    for path in glob.glob(os.path.join(folder, "**", "*"), recursive=True)
-                    if path.lower().endswith(".sgf") and os.path.isfile(path)})
+    """The SGF files under ``folders`` (``sgf.find_files``); with ``sample``, that many of them
+    drawn at random by ``seed``."""
+    paths = sgf.find_files(folders)
     if sample is not None and sample < len(paths):
         paths = sorted(random.Random(seed).sample(paths, sample))
     return paths
@@ -198,7 +196,7 @@ def main(argv=None) -> int:
     f.add_argument("--iterations", type=int, default=300)
     f.add_argument("--seed", type=int, default=1,
                    help="draws the held-out tenth and the --sample")
-    f.add_argument("--sample", type=int, metavar="N",
+    f.add_argument("--sample", type=positive_int, metavar="N",
                    help="learn from N SGF files of the folders drawn at random (those of other "
                         "games or unreadable are then skipped); default: every file")
     f.add_argument("--held-out-from", nargs="+", metavar="FOLDER",

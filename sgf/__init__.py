@@ -9,7 +9,8 @@ The only package that imports sgfmill. Reading guide:
 - ``writer``: a ``Game`` -> an sgfmill tree, record form or view form (``WriteOptions``).
 - ``reader``: an sgfmill tree -> a ``Game`` (tolerant of foreign files, strict about ours).
 - ``record``: ``SgfRecord``, a loaded game that writes back everything it does not manage.
-- ``read_file``: the bytes of a file, bounded by ``MAX_FILE_BYTES``.
+- ``read_file``: the bytes of a file, bounded by ``MAX_FILE_BYTES``; ``find_files``: the SGF
+  files under folders.
 
 Properties (see INTERFACE.md, SGF): ``GM[1] FF[4] CA[UTF-8] AP SZ KM RU VR PB PW DT RE HA
 AB AW``, moves ``B``/``W`` (pass ``B[]``), Terrain Go's ``MT WA`` (map), ``FB FW`` (forts in
@@ -19,7 +20,8 @@ per move a comment ``C`` of what it did and ``SBKV``
 (Black's win rate in percent, Sabaki's win-rate graph); ``VV[1]`` marks a view export.
 """
 
-from typing import Optional
+import os
+from typing import Iterable, List, Optional
 
 from gtp_engine.errors import quote_path
 from gtp_engine.files import read_bounded
@@ -51,6 +53,18 @@ def read_file(path) -> bytes:
     return data
 
 
+def find_files(folders: Iterable) -> List[str]:
+    """The SGF files under ``folders``, in subfolders too, sorted: regular files named ``.sgf``
+    in any case (collections of records name them ``.SGF`` as often as ``.sgf``)."""
+    found = set()
+    for folder in folders:
+        for root, _, names in os.walk(folder):
+            found.update(os.path.join(root, name) for name in names
+                         if name.lower().endswith(".sgf")
+                         and os.path.isfile(os.path.join(root, name)))
+    return sorted(found)
+
+
 def game_to_sgf(game, **options) -> bytes:
     """The game as SGF bytes (UTF-8). Options: see ``WriteOptions`` (``black_name``,
     ``white_name``, ``date``, ``result``, ``end_reason``, ``view``, ``comments``,
@@ -71,4 +85,4 @@ def game_from_sgf(data: bytes, move_number: Optional[int] = None):
 
 
 __all__ = ["SgfError", "SgfRecord", "WriteOptions", "game_to_sgf", "game_from_sgf", "VIEW_NOTICE",
-           "MAX_FILE_BYTES", "read_file"]
+           "MAX_FILE_BYTES", "read_file", "find_files"]
