@@ -39,6 +39,11 @@ Golaxy and others, AI tournaments, AlphaGo's published games) drawn by ``--sampl
 about 5 GB. ``--player TEXT`` learns only the moves of the side whose ``PB``/``PW`` holds that
 text, in whichever colour (both sides where both do, a game against itself; ``vargo-match``
 names its engines there: ``--player Pachi`` for Pachi's moves in our matches against it).
+``--start-from MODEL`` begins at an earlier model's weights and lets ``--l2`` pull towards them
+instead of towards 0, keeping its shapes: a hundred games then correct a file rather than
+replace it (on 27 Terrain Go games of 10,000 simulations that neither had seen, the shipped
+file corrected by 79 others predicted 29.6% of the moves, log-likelihood -2.527, where a fit
+from nothing on the same 79 did 28.2%, -2.574, and the shipped file 28.3%, -2.572).
 
     # 3. how well model files predict the moves of other games (here Pachi's in a match)
     python scripts/train_priors.py score gtp_engine/search/knowledge/go-9.npz new.npz \
@@ -144,9 +149,12 @@ def fit(args) -> int:
     print(f"{len(games)} games: {train.positions} positions to learn from, {test.positions} "
           f"held out ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
     whose = f" ({args.player}'s moves)" if args.player else ""
+    start_model = knowledge.Model.load(args.start_from) if args.start_from else None
     info = (f"{args.variant}: {len(games)} games{whose}, {train.positions} positions; min count "
-            f"{args.min_count}, l2 {args.l2}, {args.iterations} steps")
-    result = training.fit(train, test, args.min_count, args.l2, args.iterations, info=info)
+            f"{args.min_count}, l2 {args.l2}, {args.iterations} steps"
+            + (f", from {Path(args.start_from).name}" if start_model else ""))
+    result = training.fit(train, test, args.min_count, args.l2, args.iterations, info=info,
+                          start=start_model)
     result.model.sizes = tuple(args.sizes) if args.sizes else tuple(sorted({g.size for _, g, _ in games}))
     result.model.info = info + "; " + result.report()
     print(f"{result.model.info}; {len(result.model.pat3)} 3x3 shapes, "
@@ -207,6 +215,9 @@ def main(argv=None) -> int:
     f.add_argument("--player", help="learn only the moves of the side whose PB or PW holds this "
                                     "text (games where neither does are left out, both sides' "
                                     "where both do)")
+    f.add_argument("--start-from", metavar="MODEL.npz",
+                   help="begin at this model's weights, --l2 pulling towards them instead of "
+                        "towards 0 (its shapes kept): few games correct it rather than replace it")
     f.add_argument("--out")
     m = commands.add_parser("score", help="how well model files predict the moves of games")
     m.add_argument("models", nargs="+", help="model files (.npz)")

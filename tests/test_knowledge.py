@@ -154,6 +154,25 @@ def test_the_fit_learns_what_the_played_moves_have_in_common():
     assert result.test_loglik > -0.5
 
 
+def test_a_fit_from_an_earlier_model_corrects_it_instead_of_forgetting_it():
+    """``start``: the fit begins at the earlier weights and the L2 pulls towards them, so what
+    few new games do not speak of (a line weight, a shape never seen here) is kept, while what
+    they do speak of (the capture) is still learned."""
+    fixed = np.zeros(K.F_COUNT)
+    fixed[K.F_LINE + 2] = 3.0
+    unseen_shape = (1 << 40) + 12345      # no 24-bit code of the examples can be this one
+    earlier = knowledge.Model(fixed, {}, {unseen_shape: 1.5})
+    few = _examples(20, 3)
+    fresh = training.fit(few, few, min_count=2, l2=0.1, iterations=200)
+    corrected = training.fit(few, few, min_count=2, l2=0.1, iterations=200, start=earlier)
+    assert abs(fresh.model.fixed[K.F_LINE + 2]) < 0.5
+    assert unseen_shape not in fresh.model.pat12
+    assert corrected.model.fixed[K.F_LINE + 2] > 1.0   # pulled down by the data, not to 0
+    assert corrected.model.pat12[unseen_shape] == pytest.approx(1.5)
+    assert corrected.model.fixed[K.F_CAPTURE] > 0.5
+    assert corrected.test_accuracy == 1.0
+
+
 def test_a_model_file_reads_back_and_scores_a_placement_in_every_orientation(tmp_path):
     game = setup("go", CORNER)
     turned = setup("go", _rotate(CORNER))
@@ -413,6 +432,15 @@ def test_train_priors_reads_sgf_files_in_any_case_and_learns_from_a_sample(tmp_p
     assert train_priors.main(["fit", str(tmp_path), "--variant", "go", "--min-count", "2",
                               "--iterations", "5"]) == 0
     assert capsys.readouterr().err.startswith("5 games: ")
+    # --start-from: the shipped model corrected by these games keeps its shapes
+    shipped = knowledge.MODEL_DIR / "go.npz"
+    out = tmp_path / "corrected.npz"
+    assert train_priors.main(["fit", str(tmp_path), "--variant", "go", "--min-count", "2",
+                              "--iterations", "5", "--start-from", str(shipped),
+                              "--out", str(out)]) == 0
+    corrected, earlier = knowledge.Model.load(out), knowledge.Model.load(shipped)
+    assert "from go.npz" in corrected.info
+    assert set(earlier.pat12) <= set(corrected.pat12)
 
 
 def test_train_priors_learns_and_scores_one_players_moves(tmp_path, capsys):

@@ -155,16 +155,26 @@ class _Design:
 
 
 def fit(examples: Examples, held_out: Examples, min_count: int = 20, l2: float = 1e-3,
-        iterations: int = 300, rate: float = 0.05, info: str = "") -> Fit:
+        iterations: int = 300, rate: float = 0.05, info: str = "",
+        start: Optional[knowledge.Model] = None) -> Fit:
     """Fit the weights to ``examples`` (``l2`` per example and weight) and measure them on
-    ``held_out`` as well."""
+    ``held_out`` as well. With ``start`` (a model fitted before), the fit begins at its weights
+    and ``l2`` pulls towards them instead of towards 0, its shapes kept beside the ones seen
+    ``min_count`` times here: few games then correct a model rather than replace it."""
     codes = np.concatenate(examples.codes)
-    vocab3 = _vocabulary(knowledge.canonical3(codes), min_count)
-    vocab12 = _vocabulary(knowledge.canonical(codes), min_count)
+    vocab3 = _vocabulary(knowledge.canonical3(codes), min_count, start.pat3 if start else ())
+    vocab12 = _vocabulary(knowledge.canonical(codes), min_count, start.pat12 if start else ())
     train = _Design(examples, vocab3, vocab12)
     test = _Design(held_out, vocab3, vocab12) if held_out.positions else None
     size = K.F_COUNT + len(vocab3) + len(vocab12)
-    weights = np.zeros(size)
+    anchor = np.zeros(size)
+    if start is not None:
+        anchor[:K.F_COUNT] = start.fixed
+        for shapes, base, vocab in ((start.pat3, K.F_COUNT, vocab3),
+                                    (start.pat12, K.F_COUNT + len(vocab3), vocab12)):
+            for code, weight in shapes.items():
+                anchor[base + vocab[code]] = weight
+    weights = anchor.copy()
     m = np.zeros(size)
     v = np.zeros(size)
     target = np.zeros(train.n_rows)
@@ -173,7 +183,7 @@ def fit(examples: Examples, held_out: Examples, min_count: int = 20, l2: float =
     for t in range(1, iterations + 1):
         p = train.probabilities(weights)
         gradient = np.bincount(train.ids, weights=(p - target)[train.rows], minlength=size) / n
-        gradient += l2 * weights
+        gradient += l2 * (weights - anchor)
         m = 0.9 * m + 0.1 * gradient
         v = 0.999 * v + 0.001 * gradient * gradient
         weights -= rate * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
@@ -200,8 +210,8 @@ def measure(model: knowledge.Model, examples: Examples) -> Tuple[float, float]:
     return _Design(examples, vocab3, vocab12).measure(weights)
 
 
-def _vocabulary(canonical_codes: np.ndarray, min_count: int) -> dict:
-    """Index of every shape seen at least ``min_count`` times."""
+def _vocabulary(canonical_codes: np.ndarray, min_count: int, known=()) -> dict:
+    """Index of every shape seen at least ``min_count`` times, and of the ``known`` ones."""
     values, counts = np.unique(canonical_codes, return_counts=True)
-    kept = values[counts >= min_count]
-    return {int(c): i for i, c in enumerate(kept.tolist())}
+    kept = sorted(set(int(c) for c in values[counts >= min_count].tolist()) | set(known))
+    return {c: i for i, c in enumerate(kept)}
