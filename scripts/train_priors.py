@@ -43,7 +43,12 @@ names its engines there: ``--player Pachi`` for Pachi's moves in our matches aga
 instead of towards 0, keeping its shapes: a hundred games then correct a file rather than
 replace it (on 27 Terrain Go games of 10,000 simulations that neither had seen, the shipped
 file corrected by 79 others predicted 29.6% of the moves, log-likelihood -2.527, where a fit
-from nothing on the same 79 did 28.2%, -2.574, and the shipped file 28.3%, -2.572).
+from nothing on the same 79 did 28.2%, -2.574, and the shipped file 28.3%, -2.572). Neither
+of the two files so corrected played better: Terrain Go's on 133 games of 10,000 simulations
+(``play --variant terrain --games 300 --playouts 10000 --seed 5404``, stopped at 133) and
+Disto's on 242 (``--seed 5402``), each ``--min-count 5 --l2 1e-3 --iterations 1000
+--start-from`` the shipped file, went -9 and -7 Elo against it (docs/RESEARCH.md, fifty-fifth
+session), so Terrain Go and Disto ship their first files.
 
     # 3. how well model files predict the moves of other games (here Pachi's in a match)
     python scripts/train_priors.py score gtp_engine/search/knowledge/go-9.npz new.npz \
