@@ -48,7 +48,7 @@ of the two files so corrected played better: Terrain Go's on 133 games of 10,000
 (``play --variant terrain --games 300 --playouts 10000 --seed 5404``, stopped at 133) and
 Disto's on 242 (``--seed 5402``), each ``--min-count 5 --l2 1e-3 --iterations 1000
 --start-from`` the shipped file, went -9 and -7 Elo against it (docs/RESEARCH.md, fifty-fifth
-session), so Terrain Go and Disto ship their first files.
+session), so Terrain Go and Disto keep the files they ship.
 
     # 3. how well model files predict the moves of other games (here Pachi's in a match)
     python scripts/train_priors.py score gtp_engine/search/knowledge/go-9.npz new.npz \
@@ -129,6 +129,13 @@ def _examples(items):
 
 
 def fit(args) -> int:
+    start_model = None
+    if args.start_from:   # read first: a bad file is refused before minutes of loading games
+        try:
+            start_model = knowledge.Model.load(args.start_from)
+        except Exception as error:
+            print(f"--start-from {args.start_from}: cannot be read: {error}", file=sys.stderr)
+            return 2
     games = load_games(args.folders, args.variant, args.player, args.sample, args.seed)
     if len(games) < 2:
         print(f"need at least 2 games of {args.variant}, found {len(games)}", file=sys.stderr)
@@ -154,7 +161,6 @@ def fit(args) -> int:
     print(f"{len(games)} games: {train.positions} positions to learn from, {test.positions} "
           f"held out ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
     whose = f" ({args.player}'s moves)" if args.player else ""
-    start_model = knowledge.Model.load(args.start_from) if args.start_from else None
     info = (f"{args.variant}: {len(games)} games{whose}, {train.positions} positions; min count "
             f"{args.min_count}, l2 {args.l2}, {args.iterations} steps"
             + (f", from {Path(args.start_from).name}" if start_model else ""))

@@ -441,6 +441,10 @@ def test_train_priors_reads_sgf_files_in_any_case_and_learns_from_a_sample(tmp_p
     corrected, earlier = knowledge.Model.load(out), knowledge.Model.load(shipped)
     assert "from go.npz" in corrected.info
     assert set(earlier.pat12) <= set(corrected.pat12)
+    notes = tmp_path / "notes.txt"
+    assert train_priors.main(["fit", str(tmp_path), "--variant", "go", "--start-from",
+                              str(notes), "--out", str(tmp_path / "none.npz")]) == 2
+    assert "--start-from" in capsys.readouterr().err and not (tmp_path / "none.npz").exists()
 
 
 def test_train_priors_learns_and_scores_one_players_moves(tmp_path, capsys):
