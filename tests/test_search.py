@@ -411,6 +411,44 @@ def test_a_spare_eye_is_one_beyond_the_two_its_groups_need():
     assert not any(K.spare_eye(st, cell(game, v), int(Color.BLACK)) for v in ("A5", "A1"))
 
 
+#: Disto: white A1 is a meal, so Black's big group is a glutton; it has two eyes (A5 C5) and
+#: the liberty E3, which White may never take (D2). With A1 black it is no glutton.
+DISTO_GLUTTON_EYES = """
+    . X . X O
+    X X X X O
+    X X X X .
+    X X X X O
+    {a1} X X X O"""
+
+
+def test_a_disto_glutton_needs_no_eye_so_each_of_its_eyes_is_spare():
+    """A glutton lives on one liberty of any kind: each eye is spare while the group keeps
+    another liberty, and ``decide`` fills them in place of a pass, down to the last liberty.
+    The same group as no glutton keeps its two eyes."""
+    from gtp_engine.search.player import Analysis, MoveInfo
+    K = _backend.mirror
+    eyes = [parse_vertex(v, 5) for v in ("A5", "C5")]
+    plain = setup("disto", DISTO_GLUTTON_EYES.format(a1="X"))
+    assert not any(K.spare_eye(plain.position.state, cell(plain, v), int(Color.BLACK))
+                   for v in ("A5", "C5"))
+    game = setup("disto", DISTO_GLUTTON_EYES.format(a1="O"), komi=-20)
+    assert all(K.spare_eye(game.position.state, cell(game, v), int(Color.BLACK))
+               for v in ("A5", "C5"))
+    analysis = Analysis(Color.BLACK, 5, moves=[MoveInfo(None, 900, 1.0, 0.1, 25.0, [])],
+                        simulations=1000, ownership=[1.0] * 25)
+    filled = []
+    for _ in range(3):
+        game.play(Color.WHITE, None)
+        move = player(100).decide(game, Color.BLACK, analysis)
+        if move is None:
+            break
+        filled.append(move)
+        game.play(Color.BLACK, move)
+    assert sorted(filled) == sorted(eyes)   # both eyes filled, then a pass: E3 is left
+    st = game.position.state
+    assert st[K.GLIBS, int(st[K.GID, cell(game, "B5")])] == 1   # E3: alive, as a glutton
+
+
 def test_only_solid_eyes_count_as_the_two_a_group_keeps():
     """White's C2 holds a diagonal of Black's B3: still an eye, but one White could make
     false; so B3 may be filled (A5 and A1 stay, both solid), while A5 or A1 may not (B3 would
@@ -528,6 +566,53 @@ def test_a_goncrete_self_atari_of_every_own_stone_gets_the_annihilations_weight_
     (go_visits, go_wins), (goncrete_visits, goncrete_wins) = visits("go"), visits("goncrete")
     assert goncrete_wins == go_wins
     assert goncrete_visits == go_visits + PRIOR_ANNIHILATE
+
+
+#: Disto: white A1 is a meal, so Black's group beside it is a glutton; White's C1 put it in atari
+#: at C2, where White may never play (D2). With A1 black instead, the same group is no glutton.
+#: With D2 empty, C2 gives the group two liberties; with D2 white, one (C3).
+DISTO_GLUTTON_IN_ATARI = """
+    . . . . .
+    . . . . .
+    O O . . .
+    X X . {d2} .
+    {a1} X O . ."""
+
+
+def test_a_disto_glutton_in_atari_is_not_a_group_the_priors_save():
+    """A glutton's last liberty is safe from the enemy (D2): a new node's priors neither
+    reward running it out of atari nor count filling its liberties down to one as a
+    self-atari. The same group when it is no glutton gets both, as in Go. The playouts still
+    run a glutton out of atari (taking the point before the enemy closes it: without that,
+    11-28 against main at 2,000 simulations, docs/RESEARCH.md)."""
+    from test_ladders import _kit
+    from gtp_engine.search import patterns
+    from gtp_engine.search.params import PRIOR_ESCAPE, PRIOR_SELF_ATARI, make_params
+    K = _backend.mirror
+    black = int(Color.BLACK)
+
+    def prior_of_c2(glutton, d2):
+        game = setup("disto", DISTO_GLUTTON_IN_ATARI.format(a1="O" if glutton else "X", d2=d2))
+        st, s = _kit(game)
+        group = int(st[K.GID, cell(game, "B2")])
+        assert bool(K.safe_glutton(st, group)) == glutton
+        assert K.atari_liberty(st, s.scratch, group) == cell(game, "C2")
+        c2 = cell(game, "C2")
+        assert K.libs_after(st, s.scratch, c2, black, 2) == (2 if d2 == "." else 1)
+        if d2 == ".":
+            assert K.suggest_tactics(st, None, None, None, None, s.scratch, black,
+                                     cell(game, "C1"), False) == 1
+        pv, pw, _, _ = K.prior(st, _ZOBRIST, s.work, s.spare, s.out, s.scratch, c2, black, 0,
+                               0, make_params(game), patterns.table(),
+                               np.zeros(K.MAX_FEATURES, np.int32))
+        return pv, pw
+
+    # C2 runs the group out of atari (two liberties with D2 empty)
+    (glutton_v, glutton_w), (plain_v, plain_w) = prior_of_c2(True, "."), prior_of_c2(False, ".")
+    assert (plain_v, plain_w) == (glutton_v + PRIOR_ESCAPE, glutton_w + PRIOR_ESCAPE)
+    # with D2 white, C2 joins the group and leaves it one liberty (C3)
+    (glutton_v, glutton_w), (plain_v, plain_w) = prior_of_c2(True, "O"), prior_of_c2(False, "O")
+    assert (plain_v, plain_w) == (glutton_v + PRIOR_SELF_ATARI, glutton_w)
 
 
 def test_a_playouts_random_move_refuses_mountains_with_its_chance():

@@ -435,6 +435,26 @@ def _joins_friends(st, cell, color, w):
 
 
 @jit
+def safe_glutton(st, root):
+    """Disto: the group at ``root`` touches a meal, so the enemy may never take its last
+    liberty (D2): an atari on it threatens nothing and it needs no escape."""
+    return st[HDR, H_CAPTURE] == CAPTURE_MEALS and is_glutton(st, root)
+
+
+@jit
+def glutton_after(st, cell, color, w):
+    """Disto: a stone of ``color`` on ``cell`` would join an own glutton, so one liberty is all
+    its group needs. (A meal has no empty neighbour: a new stone touches one only through the
+    group it joins.)"""
+    if st[HDR, H_CAPTURE] != CAPTURE_MEALS:
+        return False
+    for q in (cell - 1, cell + 1, cell - w, cell + w):
+        if st[BOARD, q] == color and is_glutton(st, int(st[GID, q])):
+            return True
+    return False
+
+
+@jit
 def _code2(v, color):
     if v == EMPTY:
         return 0
@@ -974,8 +994,23 @@ def spare_eye(st, cell, color):
     groups around it, joined by a stone there, still touch two other eyes that are solid
     (``solid_eye``). Two eyes live in every game here (an enemy stone in one of them has no
     liberty, no true liberty, or would feed a glutton in the other), so where eyes score
-    nothing and stones do (Loose, Disto), filling a spare eye is a point won."""
+    nothing and stones do (Loose, Disto), filling a spare eye is a point won. In Disto a
+    glutton needs no eye at all, one liberty of any kind (the enemy may never take it, D2):
+    an eye next to one is spare while the groups, joined, keep another liberty."""
     w = int(st[HDR, H_WIDTH])
+    if glutton_after(st, cell, color, w):
+        for q in (cell - 1, cell + 1, cell - w, cell + w):
+            if st[BOARD, q] == color:
+                s = int(st[GID, q])
+                root = s
+                while True:
+                    for e in (s - 1, s + 1, s - w, s + w):
+                        if e != cell and st[BOARD, e] == EMPTY:
+                            return True
+                    s = int(st[NXT, s])
+                    if s == root:
+                        break
+        return False
     other = 0
     seen0 = -1
     seen1 = -1
@@ -1563,7 +1598,8 @@ def prior(st, zob, work, spare, out, sx, cell, color, last, last2, params, pat3,
     ladders = params[P_READ_LADDERS] != 0
     libs = libs_after(st, sx, cell, color, 3)
     for q in (cell - 1, cell + 1, cell - w, cell + w):
-        if st[BOARD, q] == color and atari_liberty(st, sx, int(st[GID, q])) == cell and libs >= 2:
+        if (st[BOARD, q] == color and atari_liberty(st, sx, int(st[GID, q])) == cell
+                and libs >= 2 and not safe_glutton(st, int(st[GID, q]))):
             root = int(st[GID, q])
             feats[nf] = F_ESCAPE + size_bucket(int(st[GSIZE, root]))
             nf += 1
@@ -1580,7 +1616,7 @@ def prior(st, zob, work, spare, out, sx, cell, color, last, last2, params, pat3,
         for q in (cell - 1, cell + 1, cell - w, cell + w):
             if st[BOARD, q] == enemy:
                 root = int(st[GID, q])
-                if _group_libs(st, sx, root, 3, False) == 2:
+                if _group_libs(st, sx, root, 3, False) == 2 and not safe_glutton(st, root):
                     if not atari:
                         atari = True
                         feats[nf] = F_ATARI + size_bucket(int(st[GSIZE, root]))
@@ -1596,7 +1632,7 @@ def prior(st, zob, work, spare, out, sx, cell, color, last, last2, params, pat3,
         pv += params[P_PRIOR_SELF_MEAL]
         feats[nf] = F_SELF_MEAL
         nf += 1
-    elif libs == 1 and taken == 0:
+    elif libs == 1 and taken == 0 and not glutton_after(st, cell, color, w):
         joined = _joined_stones(st, cell, color, w)
         pv += params[P_PRIOR_SELF_ATARI]
         if capture == CAPTURE_FLIP_REMOVE and joined == int(st[HDR, H_BLACKS + color - 1]) + 1:
