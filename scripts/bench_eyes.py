@@ -5,8 +5,9 @@ for people, not a test.
 
 For each match directory (the match runner's ``results.json`` and ``game-*.sgf``), every game
 that ended by two passes is replayed to its final position, and each side's spare eyes are
-filled one by one (an own single-point eye whose groups keep two other eyes,
-``search.kernels.spare_eye``) until none is left: the count is the points that side left on
+filled one by one (an own single-point eye whose groups keep two other eyes, or in Disto
+a glutton's eye while it keeps another liberty: ``search.kernels.spare_eye``) until none is
+left: the count is the points that side left on
 the board, since every filled eye is one stone more (L4, D4). Games that ended otherwise
 (resignation, annihilation, the move cap) are not counted. Prints, per directory and per
 engine (A, B), the games counted, the points left in all and the games where some were left,
