@@ -526,16 +526,23 @@ def test_a_pass_gives_way_to_a_spare_eye_fill_where_eyes_score_nothing(variant, 
 
 def test_in_a_lost_game_passes_where_the_search_finds_the_pass_loses_least():
     """Disto, behind: the search's most visited move is the pass, losing by 3.5, its best
-    placement (feeding an own group) by 19.2: pass, not a placement that throws stones away.
-    By a point or two less the pass is no clear gain, and the placement is played."""
+    placement (feeding an own group) by 19.2: pass, not a placement that throws stones away;
+    but first the pass gives way to the fill of C1, an eye of a glutton that keeps the liberty
+    A1 (a stone more, 13 to 17.5). By a point or two less the pass is no clear gain, and the
+    placement is played."""
     from gtp_engine.search.player import Analysis, MoveInfo
     game = setup("disto", DISTO_END, komi=2.5)
-    b1 = parse_vertex("B1", 7)
+    b1, c1 = parse_vertex("B1", 7), parse_vertex("C1", 7)
     analysis = Analysis(Color.BLACK, 7, moves=[
         MoveInfo(None, 38824, 0.0, 0.1, -3.5, []),
         MoveInfo(b1, 260, 0.0, 0.1, -19.2, [b1])], simulations=40000,
         ownership=[0.0] * 49)
-    assert player(100).decide(game, Color.BLACK, analysis) is None
+    assert player(100).decide(game, Color.BLACK, analysis) == c1
+    filled = game.copy()
+    filled.play(Color.BLACK, c1)
+    assert (filled.score().black, filled.score().white) == (13, 17.5)
+    filled.play(Color.WHITE, None)
+    assert player(100).decide(filled, Color.BLACK, analysis) is None   # nothing left to fill
     analysis.moves[1] = MoveInfo(b1, 260, 0.0, 0.1, -4.5, [b1])
     assert player(100).decide(game, Color.BLACK, analysis) == b1
 
