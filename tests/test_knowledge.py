@@ -516,22 +516,6 @@ def test_the_bonus_near_the_last_move_is_smaller_where_a_model_weighs_that_dista
         search_params.PRIOR_NEAR
 
 
-def test_mountains_water_and_forts_are_left_to_a_model_where_one_gives_priors():
-    """Terrain Go's model weighs mountains, water and forts itself: with it the hand-set priors
-    for them are ``PRIOR_TERRAIN_WITH_MODEL`` (none), without it (19x19, an ablation) the
-    hand-set ones; an override still wins."""
-    from gtp_engine.game import Game
-    from gtp_engine.search import params as search_params
-    game = Game("terrain", 9)
-    terrain = [K.P_PRIOR_MOUNTAIN, K.P_PRIOR_WATER, K.P_PRIOR_FORT]
-    hand = (search_params.PRIOR_MOUNTAIN, search_params.PRIOR_WATER, search_params.PRIOR_FORT)
-    assert tuple(make_params(game)[terrain]) == hand
-    assert tuple(make_params(game, learned=True)[terrain]) == \
-        search_params.PRIOR_TERRAIN_WITH_MODEL == (0, 0, 0)
-    assert tuple(make_params(game, learned=True, prior_learned=0)[terrain]) == hand
-    assert make_params(game, learned=True, prior_water=7)[K.P_PRIOR_WATER] == 7
-
-
 @pytest.mark.parametrize("variant, size", [("go", 9), ("go", 7), ("terrain", 9), ("terrain", 7)])
 def test_the_search_uses_the_smaller_bonus_exactly_where_a_model_gives_priors(
         variant, size, monkeypatch):

@@ -39,9 +39,6 @@ PRIOR_THIRD_EMPTY = 10      #: wins for the third line in an empty area
 PRIOR_MOUNTAIN = 20         #: losses for a mountain point (worth nothing, T5)
 PRIOR_WATER = 4             #: wins for a water point (worth 1.5, T5)
 PRIOR_FORT = 6              #: wins next to a fort (worth fort_value to whoever surrounds it)
-#: the three above where a learned model gives priors, which weighs mountains, water and forts
-#: itself (9x9 Terrain Go: all three at 0 won 46-26 against them on top, H1; RESEARCH.md)
-PRIOR_TERRAIN_WITH_MODEL = (0, 0, 0)
 PRIOR_PASS = 10             #: losses for passing (the tree learns when it is right)
 PRIOR_READ = 0              #: wins for a move the fight reader finds killing or saving a group
 READ_BUDGET = 0             #: moves the fight reader may play per new node (0: no reading)
@@ -206,8 +203,7 @@ def make_params(game, heavy: bool = True, learned: bool = False, target_margin: 
                 **overrides) -> np.ndarray:
     """The parameter array for searching ``game`` (a ``game.Game``); ``learned``: a learned
     move model exists for it (``knowledge.py``); where it gives priors (``prior_learned``
-    above 0) the bonus near the last move is ``PRIOR_NEAR_WITH_MODEL``, not ``PRIOR_NEAR``,
-    and mountains, water and forts get ``PRIOR_TERRAIN_WITH_MODEL``.
+    above 0) the bonus near the last move is ``PRIOR_NEAR_WITH_MODEL``, not ``PRIOR_NEAR``.
     ``target_margin``: Black's margin in points that the player to move plays for besides the
     win (``player.target_margin``); 0 with no target, which also turns ``target_weight`` off.
     ``overrides`` set any tunable by its name in lower case, e.g. ``rave_equiv=1000`` (tuning
@@ -215,7 +211,6 @@ def make_params(game, heavy: bool = True, learned: bool = False, target_margin: 
     size = game.size
     learned = learned and overrides.get("prior_learned", PRIOR_LEARNED) > 0
     near = PRIOR_NEAR_WITH_MODEL if learned else PRIOR_NEAR
-    terrain = PRIOR_TERRAIN_WITH_MODEL if learned else (PRIOR_MOUNTAIN, PRIOR_WATER, PRIOR_FORT)
     values = {
         "komi_halves": int(round(game.komi * 2)),
         "scoring": game.rules.scoring,
@@ -245,9 +240,9 @@ def make_params(game, heavy: bool = True, learned: bool = False, target_margin: 
         "prior_near3": near[2],
         "prior_edge_empty": PRIOR_EDGE_EMPTY,
         "prior_third_empty": PRIOR_THIRD_EMPTY,
-        "prior_mountain": terrain[0],
-        "prior_water": terrain[1],
-        "prior_fort": terrain[2],
+        "prior_mountain": PRIOR_MOUNTAIN,
+        "prior_water": PRIOR_WATER,
+        "prior_fort": PRIOR_FORT,
         "prior_pass": PRIOR_PASS,
         "prob_capture": PROB_CAPTURE,
         "prob_pattern": PROB_PATTERN,
