@@ -7,8 +7,8 @@ For each match directory (the match runner's ``results.json`` and ``game-*.sgf``
 that ended by two passes is replayed to its final position, and each side's spare eyes are
 filled one by one (an own single-point eye whose groups keep two other eyes, or in Disto
 a glutton's eye while it keeps another liberty: ``search.kernels.spare_eye``) until none is
-left: the count is the points that side left on
-the board, since every filled eye is one stone more (L4, D4). Games that ended otherwise
+left: the count is the points that side left on the board, since every filled eye is one
+stone more (L4, D4). Games that ended otherwise
 (resignation, annihilation, the move cap) are not counted. Prints, per directory and per
 engine (A, B), the games counted, the points left in all and the games where some were left,
 and the games whose result filling the eyes would have turned.

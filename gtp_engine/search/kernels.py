@@ -999,17 +999,10 @@ def spare_eye(st, cell, color):
     an eye next to one is spare while the groups, joined, keep another liberty."""
     w = int(st[HDR, H_WIDTH])
     if glutton_after(st, cell, color, w):
+        # ``cell`` is a liberty of every group around it: one not in atari has another
         for q in (cell - 1, cell + 1, cell - w, cell + w):
-            if st[BOARD, q] == color:
-                s = int(st[GID, q])
-                root = s
-                while True:
-                    for e in (s - 1, s + 1, s - w, s + w):
-                        if e != cell and st[BOARD, e] == EMPTY:
-                            return True
-                    s = int(st[NXT, s])
-                    if s == root:
-                        break
+            if st[BOARD, q] == color and not in_atari(st, st[GID, q]):
+                return True
         return False
     other = 0
     seen0 = -1
