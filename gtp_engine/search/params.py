@@ -117,9 +117,10 @@ GAME_SETTINGS = {
     "loose": {},
     "goncrete": {"rave_equiv": 1000},
     "disto": {"rave_equiv": 1000},
-    # playout_nakade +41 in 94 games (95% -29..+111), undecided; playout_ladders 13-20, 2
-    # draws in 35 (-70, 95% -186..+45), leaning to H0: both off
-    "terrain": {},
+    # playout_nakade with prob_nlib (Go's race and nakade steps; its captures leave eye
+    # spaces as Go's do): 82-53 at 8,000 simulations, +74 (95% +15..+132), H1 of 0-60 after
+    # 138; at 1 s 80-58, 2 draws, +55 (95% -3..+113), undecided; playout_ladders -70: off
+    "terrain": {"playout_nakade": 1, "prob_nlib": 250},
 }
 
 #: the names ``make_params`` (and ``--search-param``) accept as overrides
