@@ -1087,7 +1087,8 @@ def test_a_playout_fills_an_eye_space_in_self_atari_only_in_a_nakade_shape(text,
     assert K._acceptable(st, sx, cell, int(Color.BLACK), True, 1, True) == (-1 if nakade else 0)
     assert K._acceptable(st, sx, cell, int(Color.BLACK), True, 1, False) == 0
     for variant in ("go", "loose", "goncrete", "disto", "terrain"):   # on where a match said so
-        assert params.make_params(Game(variant, 9))[K.P_PLAYOUT_NAKADE] == (variant in ("go", "terrain"))
+        assert params.make_params(Game(variant, 9))[K.P_PLAYOUT_NAKADE] == \
+            (variant in ("go", "terrain"))
     assert params.make_params(game, playout_nakade=1)[K.P_PLAYOUT_NAKADE] == 1
 
 
