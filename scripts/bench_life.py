@@ -38,6 +38,7 @@ if __package__ in (None, ""):  # run as a file: make the repository importable
     __package__ = "scripts"
 
 from gtp_engine.coords import Color, format_vertex, parse_vertex  # noqa: E402
+from gtp_engine.files import write_atomically  # noqa: E402
 from gtp_engine.game import Game  # noqa: E402
 from gtp_engine.match.gtp_client import GtpEngine  # noqa: E402
 from gtp_engine.search.player import SearchPlayer, SearchSettings  # noqa: E402
@@ -55,43 +56,46 @@ def _opening_move(chooser: random.Random, game: Game):
 
 
 def collect(args) -> None:
-    """Self-play games, each position at a mark judged by GNU Go, appended to ``--out``."""
+    """Self-play games, each position at a mark judged by GNU Go, added to ``--out``."""
     marks = sorted(args.marks)
-    with open(args.out, "a") as out:
-        for number in range(args.games):
-            seed = args.seed * 1000 + number
-            chooser = random.Random(seed)
-            game = Game("go", args.size, args.komi)
-            player = SearchPlayer(SearchSettings(playouts=args.playouts, seed=seed, book=False))
-            judge = GtpEngine(args.gnugo)
-            try:
-                judge.send(f"boardsize {args.size}")
-                judge.send("clear_board")
-                judge.send(f"komi {args.komi}")
-                moves = []
-                passes = 0
-                while len(moves) < marks[-1] and passes < 2:
-                    color = game.to_move
-                    if len(moves) < 4:
-                        point = _opening_move(chooser, game)
-                    else:
-                        point, _ = player.genmove(game, color)
-                        if point == "resign":
-                            break
-                    game.play(color, point)
-                    vertex = format_vertex(point)
-                    passes = passes + 1 if point is None else 0
-                    moves.append([color.letter.upper(), vertex])
-                    judge.send(f"play {color.letter} {vertex}")
-                    if len(moves) in marks:
-                        dead = judge.send("final_status_list dead", timeout=None).split()
-                        out.write(json.dumps({"size": args.size, "komi": args.komi,
-                                              "moves": moves, "dead": dead,
-                                              "source": f"seed {seed} move {len(moves)}"}) + "\n")
-                        out.flush()
-            finally:
-                judge.close()
-            print(f"game {number + 1} of {args.games}: {len(moves)} moves", file=sys.stderr)
+    out = Path(args.out)
+    lines = out.read_text().splitlines() if out.exists() else []
+    # the file is rewritten whole after each position: a stopped run keeps what it judged
+    for number in range(args.games):
+        seed = args.seed * 1000 + number
+        chooser = random.Random(seed)
+        game = Game("go", args.size, args.komi)
+        player = SearchPlayer(SearchSettings(playouts=args.playouts, seed=seed, book=False))
+        judge = GtpEngine(args.gnugo)
+        try:
+            judge.send(f"boardsize {args.size}")
+            judge.send("clear_board")
+            judge.send(f"komi {args.komi}")
+            moves = []
+            passes = 0
+            while len(moves) < marks[-1] and passes < 2:
+                color = game.to_move
+                if len(moves) < 4:
+                    point = _opening_move(chooser, game)
+                else:
+                    point, _ = player.genmove(game, color)
+                    if point == "resign":
+                        break
+                game.play(color, point)
+                vertex = format_vertex(point)
+                passes = passes + 1 if point is None else 0
+                moves.append([color.letter.upper(), vertex])
+                judge.send(f"play {color.letter} {vertex}")
+                if len(moves) in marks:
+                    dead = judge.send("final_status_list dead", timeout=None).split()
+                    lines.append(json.dumps({"size": args.size, "komi": args.komi,
+                                             "moves": moves, "dead": dead,
+                                             "source": f"seed {seed} move {len(moves)}"},
+                                            separators=(",", ":")))
+                    write_atomically(out, "\n".join(lines) + "\n")
+        finally:
+            judge.close()
+        print(f"game {number + 1} of {args.games}: {len(moves)} moves", file=sys.stderr)
 
 
 def position_of(problem: dict) -> Game:

@@ -57,9 +57,12 @@ def test_collect_writes_positions_gnugo_judged(tmp_path):
     if not os.path.exists(GNUGO):
         pytest.skip("GNU Go is not installed")
     out = tmp_path / "life.jsonl"
+    out.write_text(json.dumps(PROBLEM) + "\n")   # what the file held stays, first
     bench_life.main(["collect", "--games", "1", "--playouts", "50", "--size", "9",
                      "--marks", "5", "7", "--seed", "3", "--out", str(out)])
     rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert rows[0] == PROBLEM
+    rows = rows[1:]
     assert [len(row["moves"]) for row in rows] == [5, 7]
     assert rows[1]["moves"][:5] == rows[0]["moves"]
     assert [m[0] for m in rows[1]["moves"]] == ["B", "W", "B", "W", "B", "W", "B"]
