@@ -119,7 +119,7 @@ GAME_SETTINGS = {
     "disto": {"rave_equiv": 1000},
     # playout_nakade with prob_nlib (Go's race and nakade steps; its captures leave eye
     # spaces as Go's do): 82-53 at 8,000 simulations, +74 (95% +15..+132), H1 of 0-60 after
-    # 138; at 1 s 80-58, 2 draws, +55 (95% -3..+113), undecided; playout_ladders -70: off
+    # 138; at 1 s 115-92, 3 draws over two sessions (+38), undecided; playout_ladders -70: off
     "terrain": {"playout_nakade": 1, "prob_nlib": 250},
 }
 
