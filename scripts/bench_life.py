@@ -37,6 +37,7 @@ if __package__ in (None, ""):  # run as a file: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     __package__ = "scripts"
 
+from gtp_engine.cli import _search_param  # noqa: E402
 from gtp_engine.coords import Color, format_vertex, parse_vertex  # noqa: E402
 from gtp_engine.files import write_atomically  # noqa: E402
 from gtp_engine.game import Game  # noqa: E402
@@ -45,6 +46,7 @@ from gtp_engine.search.player import SearchPlayer, SearchSettings  # noqa: E402
 
 GNUGO = "/usr/games/gnugo --mode gtp --level 10 --chinese-rules"
 WEAK = 0.4   #: an alive stone whose owner's share of the ownership is below this is weak
+COUNTS = ("alive", "dead", "given_away", "weak", "kept", "error")   #: what ``run`` counts
 
 
 def _opening_move(chooser: random.Random, game: Game):
@@ -112,7 +114,7 @@ def judge_position(player: SearchPlayer, problem: dict, playouts: int) -> dict:
     dead = {parse_vertex(v, size) for v in problem["dead"]}
     player.clear()
     analysis = player.search(game, game.to_move, playouts=playouts, early_stop=False)
-    counts = {"alive": 0, "dead": 0, "given_away": 0, "weak": 0, "kept": 0, "error": 0.0}
+    counts = dict.fromkeys(COUNTS, 0)
     for row in range(size):
         for col in range(size):
             stone = game.position.stone_at((row, col))
@@ -133,11 +135,9 @@ def judge_position(player: SearchPlayer, problem: dict, playouts: int) -> dict:
 
 
 def run(args) -> None:
-    overrides = tuple((name, float(value)) for name, value in
-                      (item.split("=", 1) for item in args.search_param))
     player = SearchPlayer(SearchSettings(playouts=args.playouts, threads=1, seed=1, book=False,
-                                         overrides=overrides))
-    total = {"alive": 0, "dead": 0, "given_away": 0, "weak": 0, "kept": 0, "error": 0.0}
+                                         overrides=tuple(args.search_param)))
+    total = dict.fromkeys(COUNTS, 0)
     problems = [json.loads(line) for line in open(args.problems) if line.strip()]
     for problem in problems:
         counts = judge_position(player, problem, args.playouts)
@@ -149,7 +149,7 @@ def run(args) -> None:
                   f"(kept {counts['kept']})", flush=True)
     stones = total["alive"] + total["dead"]
     print(f"{len(problems)} positions, {stones} stones, {args.playouts} simulations"
-          f"{' ' + ' '.join(args.search_param) if args.search_param else ''}: "
+          f"{''.join(f' {name}={value:g}' for name, value in args.search_param)}: "
           f"alive {total['alive']}, given away {total['given_away']}, weak {total['weak']}; "
           f"dead {total['dead']}, kept {total['kept']}; "
           f"mean error {total['error'] / max(1, stones):.4f}")
@@ -170,7 +170,8 @@ def main(argv=None) -> None:
     r = sub.add_parser("run")
     r.add_argument("problems")
     r.add_argument("--playouts", type=int, default=5000)
-    r.add_argument("--search-param", action="append", default=[], metavar="NAME=VALUE")
+    r.add_argument("--search-param", type=_search_param, action="append", default=[],
+                   metavar="NAME=VALUE", help="a tunable of the search, as the engine takes it")
     r.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)
     (collect if args.command == "collect" else run)(args)
