@@ -20,6 +20,7 @@ import argparse
 import random
 import sys
 import time
+from typing import Optional
 from pathlib import Path
 
 import numpy as np
@@ -36,13 +37,14 @@ def _cell(point, size):
     return 0 if point is None else (point[0] + 1) * (size + 2) + point[1] + 1
 
 
-def play_game(seed: int, playouts: int, size: int, komi: float, opening: int = 2):
+def play_game(seed: int, playouts: int, size: int, komi: Optional[float], opening: int = 2,
+              variant: str = "go"):
     """One self-play game: ([(planes, search win rate or -1, 1 if the side to move won,
     colour to move)], the final ownership): the last search's ownership of each point
     ``row*size + col`` in Black's view, -1..+1 (at a resignation, how the playouts of the
     losing side's last search ended; at two passes, the last search that played a game out)."""
     chooser = random.Random(seed)
-    game = Game("go", size, komi)
+    game = Game(variant, size, komi)
     player = SearchPlayer(SearchSettings(playouts=playouts, seed=seed, resign=0.05))
     rows, last, passes, winner = [], 0, 0, None
     ownership = np.zeros(size * size, np.float32)
@@ -78,7 +80,8 @@ def play(args) -> int:
     start = time.time()
     for i in range(args.games):
         seed = args.seed + i
-        rows, ownership = play_game(seed, args.playouts, args.size, args.komi)
+        rows, ownership = play_game(seed, args.playouts, args.size, args.komi,
+                                   variant=args.variant)
         for p, r, y, c in rows:
             planes.append(p)
             rates.append(r)
@@ -209,7 +212,9 @@ def main(argv=None) -> int:
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--playouts", type=int, default=1000)
     p.add_argument("--size", type=int, default=9)
-    p.add_argument("--komi", type=float, default=7.5)
+    # Terrain Go is left out: its map and forts are not in the planes
+    p.add_argument("--variant", choices=("go", "loose", "goncrete", "disto"), default="go")
+    p.add_argument("--komi", type=float, default=None, help="default: the game's own")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", required=True)
     f = sub.add_parser("fit", help="fit the net to positions of 'play'")

@@ -290,9 +290,11 @@ def test_the_shipped_go_net_is_for_9x9_and_sees_who_leads():
     assert net.evaluate(value.planes_reference(state, int(Color.WHITE), 0)) < 0.2
 
 
-def test_a_self_play_record_has_each_moves_side_result_and_the_final_owners():
+@pytest.mark.parametrize("variant, komi", [("go", 0.5), ("loose", 2), ("disto", 0.5)])
+def test_a_self_play_record_has_each_moves_side_result_and_the_final_owners(variant, komi):
     from scripts import train_value
-    rows, ownership = train_value.play_game(seed=3, playouts=60, size=5, komi=0.5)
+    rows, ownership = train_value.play_game(seed=3, playouts=60, size=5, komi=komi,
+                                            variant=variant)
     game_length = len(rows)
     assert game_length > 2
     colors = [color for _, _, _, color in rows]
