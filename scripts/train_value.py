@@ -17,6 +17,7 @@ four ``play`` files of 1,000 simulations (seeds 100000, 200000, 300000, 400000; 
 """
 
 import argparse
+import io
 import random
 import sys
 import time
@@ -27,7 +28,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import sgf  # noqa: E402
 from gtp_engine.coords import Color  # noqa: E402
+from gtp_engine.files import write_atomically  # noqa: E402
 from gtp_engine.game import Game  # noqa: E402
 from gtp_engine.search import _backend, value  # noqa: E402
 from gtp_engine.search.player import SearchPlayer, SearchSettings  # noqa: E402
@@ -90,11 +93,73 @@ def play(args) -> int:
             # the final owners from the side to move's view, as the planes are
             owners.append(np.round(ownership * (127 if c == int(Color.BLACK) else -127)))
         if (i + 1) % 20 == 0 or i + 1 == args.games:
-            np.savez_compressed(args.out, x=np.array(planes, np.uint8), wr=np.array(rates, np.float32),
-                                y=np.array(won, np.uint8), g=np.array(games, np.int64),
-                                own=np.array(owners, np.int8))
+            _save(args.out, x=np.array(planes, np.uint8), wr=np.array(rates, np.float32),
+                  y=np.array(won, np.uint8), g=np.array(games, np.int64),
+                  own=np.array(owners, np.int8))
             print(f"{i + 1} games, {len(won)} positions, {time.time() - start:.0f} s", flush=True)
     return 0
+
+
+def record_positions(game: Game, winner: Color):
+    """``[(planes, 1 if the side to move won, colour to move)]`` of each position before a
+    move of ``game``, the last first, ``winner`` having won it."""
+    game, rows = game.copy(), []
+    while game.moves:
+        color = game.undo().color
+        last = _cell(game.moves[-1].point, game.size) if game.moves else 0
+        rows.append((value.planes_reference(game.position.state, int(color), last),
+                     int(color == winner), int(color)))
+    return rows
+
+
+def record_winner(result: Optional[str], game: Game) -> Optional[Color]:
+    """Who won: the record's ``RE`` (``B+3``, ``W+R``), else the rules' score of a game that
+    ended on the board; None for a draw, a void or unknown result, or a game not over."""
+    text = (result or "").strip().upper()
+    if text[:2] in ("B+", "W+"):
+        return Color.BLACK if text[0] == "B" else Color.WHITE
+    if text or not game.over:
+        return None
+    return game.score().winner
+
+
+def records(args) -> int:
+    """Positions of finished games' SGF records under ``args.folders`` (match folders, say):
+    their results, no search win rates and no final owners (``fit`` learns the win alone
+    from these rows)."""
+    planes, won, games, used = [], [], [], 0
+    for path in sgf.find_files(args.folders):
+        try:
+            record = sgf.SgfRecord.from_bytes(sgf.read_file(path))
+        except Exception as error:   # a broken record is skipped, not fatal
+            print(f"skipped {path}: {error}", file=sys.stderr)
+            continue
+        game = record.game
+        if game.rules.name != args.variant or game.size != args.size or game.setup or game.edits:
+            continue
+        winner = record_winner(record.root_property("RE"), game)
+        if winner is None or not game.moves:
+            continue
+        rows = record_positions(game, winner)
+        for p, y, _ in rows:
+            planes.append(p)
+            won.append(y)
+            games.append(used)
+        used += 1
+    if not used:
+        print(f"no finished {args.variant} game of size {args.size} under "
+              f"{' '.join(args.folders)}", file=sys.stderr)
+        return 1
+    _save(args.out, x=np.array(planes, np.uint8), wr=-np.ones(len(won), np.float32),
+          y=np.array(won, np.uint8), g=np.array(games, np.int64))
+    print(f"{used} games, {len(won)} positions")
+    return 0
+
+
+def _save(path, **arrays):
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays)
+    write_atomically(path, buffer.getvalue())
 
 
 def _log_loss(p, y):
@@ -217,7 +282,12 @@ def main(argv=None) -> int:
     p.add_argument("--komi", type=float, default=None, help="default: the game's own")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", required=True)
-    f = sub.add_parser("fit", help="fit the net to positions of 'play'")
+    r = sub.add_parser("records", help="positions and results of finished games' SGF files")
+    r.add_argument("folders", nargs="+")
+    r.add_argument("--variant", choices=("go", "loose", "goncrete", "disto"), default="go")
+    r.add_argument("--size", type=int, default=9)
+    r.add_argument("--out", required=True)
+    f = sub.add_parser("fit", help="fit the net to positions of 'play' or 'records'")
     f.add_argument("files", nargs="+")
     f.add_argument("--out", required=True)
     f.add_argument("--channels", type=int, default=16)
@@ -234,7 +304,7 @@ def main(argv=None) -> int:
     f.add_argument("--threads", type=int, default=1)
     f.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    return play(args) if args.command == "play" else fit(args)
+    return {"play": play, "records": records, "fit": fit}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -334,3 +334,46 @@ def test_the_fit_learns_the_final_owners_beside_the_win(tmp_path):
     agree = [np.mean((net.ownership(x[i]) > 0)[own[i] != 0] == (own[i] > 0)[own[i] != 0])
              for i in range(n)]
     assert np.mean(agree) > 0.95   # 1.00 here; 0.70 with --own-weight 0
+
+
+def test_records_turns_finished_sgf_games_into_positions_with_their_winners(tmp_path):
+    import sgf
+    from scripts import train_value
+    # Loose 5x5 (stones score, L4): Black's C3 and White's pass twice; a tie at komi 0 would go
+    # against the final passer, but Black has the only stone and wins B+1
+    game = Game("loose", 5, 0)
+    game.play(Color.BLACK, parse_vertex("C3", 5))
+    game.play(Color.WHITE, None)
+    game.play(Color.BLACK, None)
+    game.play(Color.WHITE, None)
+    assert game.score().winner == Color.BLACK
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "ended.sgf").write_bytes(sgf.game_to_sgf(game))
+    resigned = Game("loose", 5, 0)
+    resigned.play(Color.BLACK, parse_vertex("B2", 5))
+    (tmp_path / "a" / "resigned.sgf").write_bytes(sgf.game_to_sgf(resigned, result="W+R"))
+    unfinished = Game("loose", 5, 0)
+    unfinished.play(Color.BLACK, parse_vertex("B2", 5))
+    (tmp_path / "a" / "unfinished.sgf").write_bytes(sgf.game_to_sgf(unfinished))
+    (tmp_path / "a" / "go.sgf").write_bytes(sgf.game_to_sgf(Game("go", 5, 0.5), result="B+R"))
+    (tmp_path / "a" / "broken.sgf").write_bytes(b"(;GM[1]SZ[5];B[zz")
+    out = tmp_path / "d.npz"
+    assert train_value.main(["records", str(tmp_path / "a"), "--variant", "loose", "--size", "5",
+                             "--out", str(out)]) == 0
+    data = np.load(out)
+    assert sorted(np.unique(data["g"]).tolist()) == [0, 1]   # the ended and the resigned game
+    assert len(data["y"]) == 4 + 1 and np.all(data["wr"] < 0)
+    ended, resigned_rows = data["g"] == 0, data["g"] == 1
+    # the ended game: the position before each move, the last first; Black won
+    black_to_move = data["x"][ended][:, K.V_BLACK_TO_MOVE, 0, 0]
+    assert black_to_move.tolist() == [0, 1, 0, 1]
+    assert data["y"][ended].tolist() == [0, 1, 0, 1]
+    first = data["x"][ended][-1]   # the empty board, Black to move
+    assert first[K.V_OWN].sum() == 0 and first[K.V_ENEMY].sum() == 0
+    assert data["x"][ended][0][K.V_ENEMY].sum() == 1   # White to move sees Black's stone
+    # the resigned game: Black to move at the start, and White won
+    assert data["x"][resigned_rows][:, K.V_BLACK_TO_MOVE, 0, 0].tolist() == [1]
+    assert data["y"][resigned_rows].tolist() == [0]
+    assert train_value.main(["records", str(tmp_path / "a"), "--variant", "disto", "--size", "5",
+                             "--out", str(tmp_path / "none.npz")]) == 1
+    assert not (tmp_path / "none.npz").exists()
