@@ -134,12 +134,8 @@ def from_games(folders, rules, size, komi, plies, min_games):
     reached = {}    # position key -> Counter of the next position's key
     example = {}    # (position key, next position key) -> the move in the position's frame
     records = 0
-    for path in sgf.find_files(folders):
-        try:
-            game = sgf.SgfRecord.from_bytes(sgf.read_file(path)).game
-        except Exception as error:   # a broken record is skipped, not fatal
-            print(f"skipped {path}: {error}", file=sys.stderr)
-            continue
+    for _, record in sgf.read_records(sgf.find_files(folders)):
+        game = record.game
         if game.rules.name != rules or game.size != size or game.setup or game.forts:
             continue
         records += 1

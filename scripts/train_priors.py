@@ -97,12 +97,7 @@ def load_games(folders, variant, player=None, sample=None, seed=1):
     text (say ``Pachi``: its moves only; a game where neither side does is left out, one where
     both do counts both sides' moves)."""
     games = []
-    for path in sgf_paths(folders, sample, seed):
-        try:
-            record = sgf.SgfRecord.from_bytes(sgf.read_file(path))
-        except Exception as error:   # a broken record is skipped, not fatal
-            print(f"skipped {path}: {error}", file=sys.stderr)
-            continue
+    for path, record in sgf.read_records(sgf_paths(folders, sample, seed)):
         game = record.game
         if game.rules.name != variant or not game.moves:
             continue

@@ -128,12 +128,7 @@ def records(args) -> int:
     their results, no search win rates and no final owners (``fit`` learns the win alone
     from these rows)."""
     planes, won, games, used = [], [], [], 0
-    for path in sgf.find_files(args.folders):
-        try:
-            record = sgf.SgfRecord.from_bytes(sgf.read_file(path))
-        except Exception as error:   # a broken record is skipped, not fatal
-            print(f"skipped {path}: {error}", file=sys.stderr)
-            continue
+    for _, record in sgf.read_records(sgf.find_files(args.folders)):
         game = record.game
         if game.rules.name != args.variant or game.size != args.size or game.setup or game.edits:
             continue

@@ -10,7 +10,7 @@ The only package that imports sgfmill. Reading guide:
 - ``reader``: an sgfmill tree -> a ``Game`` (tolerant of foreign files, strict about ours).
 - ``record``: ``SgfRecord``, a loaded game that writes back everything it does not manage.
 - ``read_file``: the bytes of a file, bounded by ``MAX_FILE_BYTES``; ``find_files``: the SGF
-  files under folders.
+  files under folders; ``read_records``: the games of many files, the broken ones left out.
 
 Properties (see INTERFACE.md, SGF): ``GM[1] FF[4] CA[UTF-8] AP SZ KM RU VR PB PW DT RE HA
 AB AW``, moves ``B``/``W`` (pass ``B[]``), Terrain Go's ``MT WA`` (map), ``FB FW`` (forts in
@@ -20,8 +20,9 @@ per move a comment ``C`` of what it did and ``SBKV``
 (Black's win rate in percent, Sabaki's win-rate graph); ``VV[1]`` marks a view export.
 """
 
+import logging
 import os
-from typing import Iterable, List, Optional
+from typing import Iterable, Iterator, List, Optional, Tuple
 
 from gtp_engine.errors import quote_path
 from gtp_engine.files import read_bounded
@@ -29,6 +30,8 @@ from gtp_engine.files import read_bounded
 from .errors import SgfError
 from .record import SgfRecord
 from .writer import VIEW_NOTICE, WriteOptions
+
+log = logging.getLogger(__name__)
 
 #: The largest file ``read_file`` reads. Real records are kilobytes; big commented collections
 #: a few megabytes. Anything larger (``/dev/zero``, a disk image) is refused before it is read.
@@ -63,6 +66,19 @@ def find_files(folders: Iterable) -> List[str]:
                          if name.lower().endswith(".sgf")
                          and os.path.isfile(os.path.join(root, name)))
     return sorted(found)
+
+
+def read_records(paths: Iterable) -> Iterator[Tuple[str, SgfRecord]]:
+    """``(path, record)`` for each of ``paths`` (collections of records: training, books)
+    whose file reads as a game; one that does not (unreadable, broken, a setting our games
+    refuse) is left out with a warning naming it, and the others go on."""
+    for path in paths:
+        try:
+            record = SgfRecord.from_bytes(read_file(path))
+        except Exception as error:   # one broken record in a collection is not fatal
+            log.warning("skipped %s: %s", path, error)
+            continue
+        yield path, record
 
 
 def game_to_sgf(game, **options) -> bytes:

@@ -1,11 +1,13 @@
 """Reading SGF: tolerant of real-world files (GoGui, KGS, OGS, old FF[3], Sabaki), strict about
 our own properties, and every error an ``SgfError`` that names the node and the reason."""
 
+from pathlib import Path
+
 import pytest
 
 import diagrams
 from gtp_engine.board import MOUNTAIN, WATER
-from gtp_engine.coords import Color
+from gtp_engine.coords import Color, parse_vertex
 from gtp_engine.game import Game
 from sgf import SgfError, SgfRecord, game_from_sgf, game_to_sgf
 from sgf.values import point_text
@@ -292,3 +294,20 @@ def test_points_off_the_board_or_unreadable_are_refused(raw, size, message):
     from sgf.values import parse_point
     with pytest.raises(ValueError, match=message):
         parse_point(raw, size)
+
+
+def test_read_records_leaves_out_the_files_that_are_no_game_and_names_them(tmp_path, caplog):
+    import sgf
+    good = Game("go", 9, 7.5)
+    good.play(Color.BLACK, parse_vertex("E5", 9))
+    (tmp_path / "a.sgf").write_bytes(sgf.game_to_sgf(good))
+    (tmp_path / "b.sgf").write_bytes(b"(;GM[1]SZ[9];B[ee];W[zz")           # broken
+    (tmp_path / "c.sgf").write_bytes(b"(;GM[1]FF[4]SZ[9]RU[Loose]KM[5])")  # an odd Loose komi
+    (tmp_path / "d.sgf").write_bytes(sgf.game_to_sgf(Game("disto", 7, 2.5)))
+    with caplog.at_level("WARNING", logger="sgf"):
+        found = list(sgf.read_records(sgf.find_files([tmp_path])))
+    assert [(Path(path).name, record.game.rules.name) for path, record in found] == \
+        [("a.sgf", "go"), ("d.sgf", "disto")]
+    assert [move.point for move in found[0][1].game.moves] == [parse_vertex("E5", 9)]
+    warned = " ".join(record.getMessage() for record in caplog.records)
+    assert "b.sgf" in warned and "c.sgf" in warned and "a.sgf" not in warned
