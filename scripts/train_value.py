@@ -1,9 +1,12 @@
-"""Train the value net of a game (``gtp_engine/search/value.py``) from self-play.
+"""Train the value net of a game (``gtp_engine/search/value.py``) from self-play or records.
 
     # 1. self-play in this process (no engine start-up per game): a position per move, its
     #    planes, who won, the search's own win rate and the final owners of the points; 2
     #    random opening moves a game for variety, resigning below 5%; saved every 20 games
     python scripts/train_value.py play --games 1500 --playouts 1000 --seed 100000 --out runs/value/sp1.npz
+    # (--variant loose|goncrete|disto for another game, at its default komi unless --komi)
+    # 1b. or the positions and results of finished games' records (match folders, say)
+    python scripts/train_value.py records runs/match1 runs/match2 --variant loose --out runs/value/m.npz
     # 2. fit the net (needs PyTorch: pip install '.[train]') and write the file the engine loads
     python scripts/train_value.py fit runs/value/sp1.npz runs/value/sp2.npz --out gtp_engine/search/knowledge/go-value.npz
 
