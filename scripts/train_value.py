@@ -21,6 +21,11 @@ The shipped 9x9 Disto net (about an hour of one core for the games, two minutes 
 
     python scripts/train_value.py play --variant disto --games 440 --playouts 1000 --seed 600000 --out runs/value/disto.npz
     python scripts/train_value.py fit runs/value/disto.npz --epochs 10 --own-weight 1 --out gtp_engine/search/knowledge/disto-value.npz
+
+The shipped 9x9 Loose net: ``play --variant loose --games 580 --seed 600000`` as above, and
+``records`` of 266 self-play games of the engine at 4,000 simulations and komi 6 (match
+folders); ``fit`` of both files with ``--epochs 10 --own-weight 1`` (846 games, 50,424
+positions). Keep the komi of the records the net's game is played at: the planes hold none.
 """
 
 import argparse

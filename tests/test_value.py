@@ -263,10 +263,11 @@ def test_the_player_searches_with_the_games_net_when_its_weight_is_set(tmp_path,
 @pytest.mark.parametrize("name, size, komi, blended", [("go", 9, 7.5, True), ("go", 7, 7.5, False),
                                                       ("disto", 9, 2.5, True),
                                                       ("disto", 7, 2.5, False),
-                                                      ("loose", 9, 8, False)])
+                                                      ("loose", 9, 6, True),
+                                                      ("goncrete", 9, 8.5, False)])
 def test_the_shipped_net_is_blended_in_only_where_it_exists(name, size, komi, blended):
-    """9x9 Go and 9x9 Disto have a net, and ``value_mix`` blends it in; a size its file does
-    not name, or a game without a file, searches with any ``value_mix`` as with none."""
+    """9x9 Go, Loose and Disto have a net, and ``value_mix`` blends it in; a size its file
+    does not name, or a game without a file, searches with any ``value_mix`` as with none."""
     from gtp_engine.search.player import SearchPlayer, SearchSettings
 
     def search(mix):
@@ -292,17 +293,18 @@ def test_the_shipped_go_net_is_for_9x9_and_sees_who_leads():
     assert net.evaluate(value.planes_reference(state, int(Color.WHITE), 0)) < 0.2
 
 
-def test_the_shipped_disto_net_is_for_9x9_sees_who_leads_and_is_on_by_default():
+@pytest.mark.parametrize("name, komi", [("disto", 2.5), ("loose", 6)])
+def test_the_shipped_nets_of_stone_scoring_games_are_for_9x9_see_who_leads_and_are_on(name, komi):
     value.flat_for.cache_clear()
-    net = value.ValueNet.load(value.net_path("disto"))
-    assert net.sizes == (9,) and len(value.flat_for("disto", 13)) == 0
-    assert make_params(Game("disto", 9, 2.5))[K.P_VALUE_MIX] > 0
-    assert make_params(Game("loose", 9, 6))[K.P_VALUE_MIX] == 0
-    empty = Game("disto", 9, 2.5)
-    # the empty board at komi 2.5: about even (Black wins 46..51% of its self-play games)
+    net = value.ValueNet.load(value.net_path(name))
+    assert net.sizes == (9,) and len(value.flat_for(name, 13)) == 0
+    assert make_params(Game(name, 9, komi))[K.P_VALUE_MIX] > 0
+    assert make_params(Game("goncrete", 9, 8.5))[K.P_VALUE_MIX] == 0
+    empty = Game(name, 9, komi)
+    # the empty board at the default komi: near even (Black wins 40..55% of self-play games)
     assert 0.35 < net.evaluate(value.planes_reference(empty.position.state, int(Color.BLACK), 0)) < 0.6
-    game = Game("disto", 9, 2.5)
-    for row in range(1, 10):   # Black's nine stones down the D line (D4: stones score), White passing
+    game = Game(name, 9, komi)
+    for row in range(1, 10):   # Black's nine stones down the D line (stones score), White passing
         game.play(Color.BLACK, parse_vertex(f"D{row}", 9))
         game.play(Color.WHITE, None)
     state = game.position.state
