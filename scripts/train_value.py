@@ -48,6 +48,10 @@ from gtp_engine.search import _backend, value  # noqa: E402
 from gtp_engine.search.player import SearchPlayer, SearchSettings  # noqa: E402
 
 
+#: the games a value net can be trained for: Terrain Go's map and forts are not in the planes
+VARIANTS = ("go", "loose", "goncrete", "disto")
+
+
 def _cell(point, size):
     return 0 if point is None else (point[0] + 1) * (size + 2) + point[1] + 1
 
@@ -284,14 +288,13 @@ def main(argv=None) -> int:
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--playouts", type=int, default=1000)
     p.add_argument("--size", type=int, default=9)
-    # Terrain Go is left out: its map and forts are not in the planes
-    p.add_argument("--variant", choices=("go", "loose", "goncrete", "disto"), default="go")
+    p.add_argument("--variant", choices=VARIANTS, default="go")
     p.add_argument("--komi", type=float, default=None, help="default: the game's own")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", required=True)
     r = sub.add_parser("records", help="positions and results of finished games' SGF files")
     r.add_argument("folders", nargs="+")
-    r.add_argument("--variant", choices=("go", "loose", "goncrete", "disto"), default="go")
+    r.add_argument("--variant", choices=VARIANTS, default="go")
     r.add_argument("--size", type=int, default=9)
     r.add_argument("--out", required=True)
     f = sub.add_parser("fit", help="fit the net to positions of 'play' or 'records'")
